@@ -1,0 +1,163 @@
+/**
+ * Wire types of the two operations, as we send them and as we read them back
+ * after schema parsing. Field names follow the service exactly: generate-content
+ * is camelCase, messages is snake_case.
+ */
+
+export const ASPECT_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'] as const;
+export type AspectRatio = (typeof ASPECT_RATIOS)[number];
+
+// ---- generate-content request -------------------------------------------------
+
+export interface InlineData {
+  mimeType: string;
+  /** Base64, without a data-URL prefix. */
+  data: string;
+}
+
+export type Part = { text: string } | { inlineData: InlineData };
+
+export interface Content {
+  role?: 'user' | 'model';
+  parts: Part[];
+}
+
+export interface SafetySetting {
+  category: string;
+  threshold: string;
+}
+
+export interface GenerationConfig {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  candidateCount?: number;
+  maxOutputTokens?: number;
+  stopSequences?: string[];
+  responseMimeType?: string;
+  responseModalities?: Array<'TEXT' | 'IMAGE'>;
+  imageConfig?: { aspectRatio?: AspectRatio };
+}
+
+export interface GenerateContentRequest {
+  contents: Content[];
+  systemInstruction?: { parts: Array<{ text: string }> };
+  generationConfig?: GenerationConfig;
+  safetySettings?: SafetySetting[];
+}
+
+// ---- generate-content response (parsed) --------------------------------------
+
+export interface ResponsePart {
+  text?: string | undefined;
+  inlineData?: { mimeType: string; data: string } | undefined;
+  thought?: boolean | undefined;
+}
+
+export interface ResponseCandidate {
+  index?: number | undefined;
+  content?: { role?: string | undefined; parts?: ResponsePart[] | undefined } | undefined;
+  finishReason?: string | undefined;
+  finishMessage?: string | undefined;
+  safetyRatings?: Array<{ category: string; probability?: string | undefined; blocked?: boolean | undefined }> | undefined;
+}
+
+export interface GenerateContentResponse {
+  candidates?: ResponseCandidate[] | undefined;
+  promptFeedback?:
+    | {
+        blockReason?: string | undefined;
+        blockReasonMessage?: string | undefined;
+        safetyRatings?: Array<{ category: string; probability?: string | undefined; blocked?: boolean | undefined }> | undefined;
+      }
+    | undefined;
+  usageMetadata?: Record<string, unknown> | undefined;
+  modelVersion?: string | undefined;
+  responseId?: string | undefined;
+}
+
+/** An image decoded from a response, named by its real type. */
+export interface GeneratedImage {
+  mimeType: string;
+  /** File extension without the dot (`png`, `jpg`, `webp`, ...), from the MIME type. */
+  extension: string;
+  bytes: Uint8Array;
+  /** Set when the bytes' magic number disagrees with the declared MIME type. */
+  detectedMimeType?: string | undefined;
+}
+
+/** An image we send: raw bytes plus their (verified) MIME type. */
+export interface InputImage {
+  mimeType: string;
+  bytes: Uint8Array;
+}
+
+// ---- messages request ------------------------------------------------------------
+
+export type MessageContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
+
+export interface MessageParam {
+  role: 'user' | 'assistant';
+  content: string | MessageContentBlock[];
+}
+
+export interface MessagesRequest {
+  model: string;
+  messages: MessageParam[];
+  max_tokens: number;
+  system?: string;
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  stop_sequences?: string[];
+  metadata?: { user_id?: string };
+}
+
+// ---- messages stream events (parsed) ---------------------------------------------
+
+export interface Usage {
+  input_tokens?: number | undefined;
+  output_tokens?: number | undefined;
+  [key: string]: unknown;
+}
+
+export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | (string & {});
+
+export interface StreamedMessage {
+  id: string;
+  model: string;
+  role: 'assistant';
+  content: Array<{ type: string; text?: string | undefined; [key: string]: unknown }>;
+  stop_reason: StopReason | null;
+  stop_sequence?: string | null | undefined;
+  usage: Usage;
+}
+
+export type MessageStreamEvent =
+  | { type: 'message_start'; message: StreamedMessage }
+  | { type: 'content_block_start'; index: number; content_block: { type: string; text?: string | undefined; [key: string]: unknown } }
+  | {
+      type: 'content_block_delta';
+      index: number;
+      delta:
+        | { type: 'text_delta'; text: string }
+        | { type: 'input_json_delta'; partial_json: string }
+        | { type: 'thinking_delta'; thinking: string }
+        | { type: 'signature_delta'; signature: string }
+        | { type: string; [key: string]: unknown };
+    }
+  | { type: 'content_block_stop'; index: number }
+  | { type: 'message_delta'; delta: { stop_reason: StopReason | null; stop_sequence?: string | null | undefined }; usage: Usage }
+  | { type: 'message_stop' }
+  | { type: 'ping' };
+
+/** What a finished stream adds up to. */
+export interface FinalMessage {
+  id: string;
+  model: string;
+  text: string;
+  stopReason: StopReason | null;
+  usage: Usage;
+}

@@ -1,0 +1,2 @@
+export * from './genai/index.js';
+export * from './chat/index.js';

@@ -1,0 +1,2 @@
+export * from './slack/index.js';
+export * from './discord/index.js';
