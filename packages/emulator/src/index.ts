@@ -1,0 +1,2 @@
+export { startEmulator } from './server.js';
+export type { Emulator, EmulatorOptions, RecordedRequest } from './server.js';

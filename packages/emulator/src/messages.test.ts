@@ -1,0 +1,256 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from './server.js';
+import type { Emulator } from './server.js';
+import { parseSse, postJson, readUntilCut } from './test-support.js';
+import type { SseFrame } from './test-support.js';
+
+const KEY = 'anthropic-test-key';
+const HEADERS = { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' };
+
+interface Message {
+  id: string;
+  type: string;
+  role: string;
+  model: string;
+  content: { type: string; text: string }[];
+  stop_reason: string;
+  usage: { input_tokens: number; output_tokens: number };
+}
+interface AnthropicErrorBody {
+  type: string;
+  error: { type: string; message: string };
+  request_id: string;
+}
+
+let emulator: Emulator;
+beforeAll(async () => {
+  emulator = await startEmulator({ apiKey: KEY, streamDelayMs: 1 });
+});
+afterAll(() => emulator.close());
+
+function request(prompt: string, extra: object = {}) {
+  return { model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [{ role: 'user', content: prompt }], ...extra };
+}
+
+function send(body: unknown, headers: Record<string, string> = HEADERS): Promise<Response> {
+  return postJson(`${emulator.url}/v1/messages`, body, headers);
+}
+
+async function message(response: Response): Promise<Message> {
+  expect(response.status).toBe(200);
+  expect(response.headers.get('request-id')).toMatch(/^req_/);
+  return (await response.json()) as Message;
+}
+
+async function failure(response: Response, status: number, type: string): Promise<string> {
+  expect(response.status).toBe(status);
+  const requestId = response.headers.get('request-id');
+  expect(requestId).toMatch(/^req_/);
+  const body = (await response.json()) as AnthropicErrorBody;
+  expect(body).toMatchObject({ type: 'error', error: { type }, request_id: requestId });
+  return body.error.message;
+}
+
+async function frames(response: Response): Promise<SseFrame[]> {
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  return parseSse(await response.text());
+}
+
+function deltaText(events: SseFrame[]): string {
+  return events
+    .filter((frame) => frame.event === 'content_block_delta')
+    .map((frame) => (frame.data as { delta: { text: string } }).delta.text)
+    .join('');
+}
+
+describe('messages wire rules', () => {
+  it('refuses a missing, wrong-style or wrong key with 401 authentication_error', async () => {
+    await failure(await send(request('hi'), { 'anthropic-version': '2023-06-01' }), 401, 'authentication_error');
+    await failure(await send(request('hi'), { 'anthropic-version': '2023-06-01', authorization: `Bearer ${KEY}` }), 401, 'authentication_error');
+    await failure(await send(request('hi'), { 'anthropic-version': '2023-06-01', 'x-goog-api-key': KEY }), 401, 'authentication_error');
+    await failure(await send(request('hi'), { ...HEADERS, 'x-api-key': 'wrong' }), 401, 'authentication_error');
+  });
+
+  it('requires anthropic-version 2023-06-01', async () => {
+    await failure(await send(request('hi'), { 'x-api-key': KEY }), 400, 'invalid_request_error');
+    await failure(await send(request('hi'), { 'x-api-key': KEY, 'anthropic-version': '2024-01-01' }), 400, 'invalid_request_error');
+  });
+
+  it.each([
+    ['bad JSON', '{"model":'],
+    ['no max_tokens', { model: 'claude-x', messages: [{ role: 'user', content: 'hi' }] }],
+    ['no model', { max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }],
+    ['no messages', { model: 'claude-x', max_tokens: 10, messages: [] }],
+    ['a bad role', { model: 'claude-x', max_tokens: 10, messages: [{ role: 'system', content: 'hi' }] }],
+    ['bad content', { model: 'claude-x', max_tokens: 10, messages: [{ role: 'user', content: 42 }] }],
+  ])('refuses %s with 400 invalid_request_error', async (_, body) => {
+    await failure(await send(body), 400, 'invalid_request_error');
+  });
+
+  it('answers 404 not_found_error for an unknown model', async () => {
+    expect(await failure(await send(request('hi', { model: 'claude-not-found' })), 404, 'not_found_error')).toContain('claude-not-found');
+  });
+});
+
+describe('messages replies', () => {
+  it('answers the last user message with a message JSON, deterministically', async () => {
+    const conversation = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1024,
+      system: 'be brief',
+      messages: [
+        { role: 'user', content: 'first question' },
+        { role: 'assistant', content: 'first answer' },
+        { role: 'user', content: [{ type: 'text', text: 'second question' }] },
+      ],
+    };
+    const reply = await message(await send(conversation));
+    expect(reply).toMatchObject({ type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', stop_reason: 'end_turn' });
+    expect(reply.id).toMatch(/^msg_/);
+    expect(reply.content).toHaveLength(1);
+    expect(reply.content[0]?.text).toContain('"second question"');
+    expect(reply.content[0]?.text).not.toContain('first question');
+    expect(reply.usage.input_tokens).toBeGreaterThan(0);
+    expect(reply.usage.output_tokens).toBeGreaterThan(0);
+    const again = await message(await send(conversation));
+    expect(again.content).toEqual(reply.content);
+  });
+
+  it('cuts the reply at max_tokens * 4 characters with stop_reason max_tokens', async () => {
+    const reply = await message(await send(request('a long story [len:600]', { max_tokens: 10 })));
+    expect(reply.stop_reason).toBe('max_tokens');
+    expect(reply.content[0]?.text).toHaveLength(40);
+  });
+
+  it('makes [len:N] replies about N characters in paragraphs, with a code fence from 1500', async () => {
+    const short = (await message(await send(request('essay [len:900]')))).content[0]?.text ?? '';
+    expect(short.length).toBeGreaterThanOrEqual(900);
+    expect(short.length).toBeLessThan(1100);
+    expect(short).not.toContain('```');
+    const long = (await message(await send(request('essay [len:2000]')))).content[0]?.text ?? '';
+    expect(long.length).toBeGreaterThanOrEqual(2000);
+    expect(long.length).toBeLessThan(2200);
+    expect(long.split('\n\n').length).toBeGreaterThan(3);
+    expect(long.match(/```/g)).toHaveLength(2);
+  });
+});
+
+describe('messages streaming', () => {
+  it('sends every event kind in order, with pings between at least three deltas', async () => {
+    const response = await send(request('stream this please', { stream: true }));
+    expect(response.headers.get('request-id')).toMatch(/^req_/);
+    const events = await frames(response);
+    const kinds = events.map((frame) => frame.event);
+    expect(kinds.slice(0, 2)).toEqual(['message_start', 'content_block_start']);
+    expect(kinds.slice(-3)).toEqual(['content_block_stop', 'message_delta', 'message_stop']);
+    const middle = kinds.slice(2, -3);
+    expect(middle.filter((kind) => kind === 'content_block_delta').length).toBeGreaterThanOrEqual(3);
+    expect(middle.join(',')).toMatch(/^content_block_delta(,ping,content_block_delta)+$/);
+    for (const frame of events) expect((frame.data as { type: string }).type).toBe(frame.event);
+
+    const start = events[0]?.data as { message: { id: string; usage: { input_tokens: number } } };
+    expect(start.message).toMatchObject({ type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null });
+    expect(start.message.id).toMatch(/^msg_/);
+    expect(start.message.usage.input_tokens).toBeGreaterThan(0);
+    expect(events[1]?.data).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    const delta = events.find((frame) => frame.event === 'message_delta')?.data as {
+      delta: { stop_reason: string };
+      usage: { output_tokens: number };
+    };
+    expect(delta.delta.stop_reason).toBe('end_turn');
+    expect(delta.usage.output_tokens).toBeGreaterThan(0);
+
+    const plain = await message(await send(request('stream this please')));
+    expect(deltaText(events)).toBe(plain.content[0]?.text);
+  });
+
+  it('ends with stop_reason max_tokens when the text is cut, and honours [delay:MS]', async () => {
+    const events = await frames(await send(request('cut me [delay:0] [len:500]', { stream: true, max_tokens: 20 })));
+    expect(deltaText(events)).toHaveLength(80);
+    const delta = events.find((frame) => frame.event === 'message_delta')?.data as { delta: { stop_reason: string } };
+    expect(delta.delta.stop_reason).toBe('max_tokens');
+  });
+});
+
+describe('messages faults', () => {
+  it('answers 429 rate_limit_error with retry-after, 500/503 api_error and 529 overloaded_error', async () => {
+    const limited = await send(request('x [fault:429]'));
+    expect(limited.headers.get('retry-after')).toBe('1');
+    await failure(limited, 429, 'rate_limit_error');
+    const now = await send(request('x'), { ...HEADERS, 'x-emulator-fault': '429=0' });
+    expect(now.headers.get('retry-after')).toBe('0');
+    await failure(now, 429, 'rate_limit_error');
+    await failure(await send(request('x [fault:500]', { stream: true })), 500, 'api_error');
+    await failure(await send(request('x [fault:503]')), 503, 'api_error');
+    await failure(await send(request('x [fault:529]', { stream: true })), 529, 'overloaded_error');
+  });
+
+  it('fails the first N identical requests with KIND*N', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await send(request('retry [fault:529*3]'))).status);
+    expect(statuses).toEqual([529, 529, 529, 200]);
+    const streamed = [];
+    for (let i = 0; i < 2; i++) {
+      const response = await send(request('retry stream [fault:stream-error*1]', { stream: true }));
+      streamed.push((await frames(response)).at(-1)?.event);
+    }
+    expect(streamed).toEqual(['error', 'message_stop']);
+  });
+
+  it('sends an error event after two deltas for stream-error, then ends', async () => {
+    const events = await frames(await send(request('x [fault:stream-error]', { stream: true })));
+    expect(events.filter((frame) => frame.event === 'content_block_delta')).toHaveLength(2);
+    expect(events.at(-1)).toEqual({
+      event: 'error',
+      data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+    });
+    await failure(await send(request('x [fault:stream-error]')), 500, 'api_error');
+  });
+
+  it('cuts the connection after two deltas for stream-cut', async () => {
+    const response = await send(request('x [fault:stream-cut]', { stream: true }));
+    expect(response.status).toBe(200);
+    const { text, failed } = await readUntilCut(response);
+    expect(failed).toBe(true);
+    const events = parseSse(text);
+    expect(events.filter((frame) => frame.event === 'content_block_delta')).toHaveLength(2);
+    expect(events.some((frame) => frame.event === 'message_stop')).toBe(false);
+  });
+
+  it('resets the connection, and answers normally after a slow start', async () => {
+    await expect(send(request('x [fault:reset]'))).rejects.toThrow();
+    const events = await frames(await send(request('x [fault:slow=30]', { stream: true })));
+    expect(events.at(-1)?.event).toBe('message_stop');
+  });
+
+  it('refuses with stop_reason refusal and no text for safety', async () => {
+    const reply = await message(await send(request('x [fault:safety]')));
+    expect(reply.stop_reason).toBe('refusal');
+    expect(reply.content).toEqual([]);
+    const events = await frames(await send(request('x [fault:safety]', { stream: true })));
+    expect(deltaText(events)).toBe('');
+    expect(events.map((frame) => frame.event)).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    const delta = events.find((frame) => frame.event === 'message_delta')?.data as { delta: { stop_reason: string } };
+    expect(delta.delta.stop_reason).toBe('refusal');
+  });
+
+  it('only looks for a fault in the last user message', async () => {
+    const body = {
+      model: 'claude-x',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'earlier [fault:500]' },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: 'now' },
+      ],
+    };
+    await message(await send(body));
+  });
+});

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { readDirectives } from './directives.js';
+import { anthropicErrorBody, anthropicFaultError, newRequestId } from './errors.js';
+import type { AnthropicErrorType } from './errors.js';
+import type { EmulatorContext, Exchange } from './exchange.js';
+import { applyConnectionFault } from './faults.js';
+import type { Fault } from './faults.js';
+import { pause, sendJson, sendTruncatedJson } from './http-io.js';
+import { SseWriter } from './sse.js';
+import { estimateTokens, replyText, splitIntoDeltas } from './text.js';
+import { checkCredentials } from './wire-checks.js';
+
+const ANTHROPIC_VERSION = '2023-06-01';
+const MIN_DELTAS = 3;
+const MAX_DELTAS = 40;
+const CHARS_PER_DELTA = 50;
+/** Faults that act mid-stream fire after this many text deltas. */
+const DELTAS_BEFORE_FAULT = 2;
+
+const ContentBlock = z.union([z.object({ type: z.literal('text'), text: z.string() }), z.looseObject({ type: z.string() })]);
+const MessagesRequest = z.looseObject({
+  model: z.string().min(1),
+  messages: z
+    .array(z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(ContentBlock)]) }))
+    .min(1),
+  max_tokens: z.number().int().min(1),
+  system: z.union([z.string(), z.array(ContentBlock)]).optional(),
+  stream: z.boolean().optional(),
+});
+type MessagesRequest = z.infer<typeof MessagesRequest>;
+type Content = MessagesRequest['messages'][number]['content'];
+
+function contentText(content: Content | undefined): string {
+  if (content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content.flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n');
+}
+
+type StopReason = 'end_turn' | 'max_tokens' | 'refusal';
+
+interface Reply {
+  id: string;
+  model: string;
+  text: string;
+  stopReason: StopReason;
+  inputTokens: number;
+}
+
+function messageJson(reply: Reply) {
+  return {
+    id: reply.id,
+    type: 'message',
+    role: 'assistant',
+    model: reply.model,
+    content: reply.text === '' ? [] : [{ type: 'text', text: reply.text }],
+    stop_reason: reply.stopReason,
+    stop_sequence: null,
+    usage: { input_tokens: reply.inputTokens, output_tokens: reply.text === '' ? 0 : estimateTokens(reply.text) },
+  };
+}
+
+/** The event sequence Anthropic sends, one text block, with a ping between deltas. */
+async function stream(exchange: Exchange, sse: SseWriter, reply: Reply, fault: Fault | undefined, delayMs: number): Promise<void> {
+  sse.send('message_start', {
+    type: 'message_start',
+    message: {
+      ...messageJson({ ...reply, text: '' }),
+      stop_reason: null,
+      usage: { input_tokens: reply.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
+    },
+  });
+  sse.send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+  const count = Math.min(Math.max(Math.ceil(reply.text.length / CHARS_PER_DELTA), MIN_DELTAS), MAX_DELTAS);
+  for (const [index, text] of splitIntoDeltas(reply.text, count).entries()) {
+    if (index > 0) {
+      if (!(await pause(delayMs, exchange.signal))) return;
+      sse.send('ping', { type: 'ping' });
+    }
+    sse.send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
+    if (index + 1 === DELTAS_BEFORE_FAULT && fault?.kind === 'stream-error') {
+      sse.send('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+      return sse.end();
+    }
+    if (index + 1 === DELTAS_BEFORE_FAULT && fault?.kind === 'stream-cut') return sse.cut();
+  }
+  sse.send('content_block_stop', { type: 'content_block_stop', index: 0 });
+  sse.send('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: reply.stopReason, stop_sequence: null },
+    usage: { output_tokens: reply.text === '' ? 0 : estimateTokens(reply.text) },
+  });
+  sse.send('message_stop', { type: 'message_stop' });
+  sse.end();
+}
+
+export async function handleMessages(context: EmulatorContext, exchange: Exchange): Promise<void> {
+  const requestId = newRequestId();
+  const headers = { 'request-id': requestId };
+  const fail = (status: number, type: AnthropicErrorType, message: string, extra: Record<string, string> = {}) =>
+    sendJson(exchange.res, status, anthropicErrorBody(type, message, requestId), { ...headers, ...extra });
+
+  const credentials = checkCredentials(exchange.headers, 'x-api-key', { apiKey: context.apiKey, relax: context.relaxCredentials });
+  if (!credentials.ok) {
+    return fail(401, 'authentication_error', credentials.reason === 'wrong-key' ? 'invalid x-api-key' : 'x-api-key header is required');
+  }
+  const version = exchange.headers['anthropic-version'];
+  if (version !== ANTHROPIC_VERSION) {
+    return fail(
+      400,
+      'invalid_request_error',
+      version === undefined ? 'anthropic-version: header is required' : `anthropic-version: "${version}" is not a valid version`,
+    );
+  }
+  if (!exchange.json.ok) return fail(400, 'invalid_request_error', `There was an issue with your request body: ${exchange.json.error}`);
+  const parsed = MessagesRequest.safeParse(exchange.json.value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail(400, 'invalid_request_error', `${issue?.path.map(String).join('.') ?? 'body'}: ${issue?.message ?? 'invalid request'}`);
+  }
+  const request = parsed.data;
+  if (request.model.includes('not-found')) return fail(404, 'not_found_error', `model: ${request.model}`);
+
+  const prompt = contentText(request.messages.findLast((message) => message.role === 'user')?.content);
+  const directives = readDirectives(prompt);
+  const choice = context.faults.choose(exchange.headers['x-emulator-fault'], directives.fault, exchange.path, exchange.rawBody);
+  if (!choice.ok) return fail(400, 'invalid_request_error', choice.message);
+  const fault = choice.fault;
+  if (!(await applyConnectionFault(fault, exchange.req, exchange.res, exchange.signal))) return;
+  if (fault?.kind === 'status') {
+    const error = anthropicFaultError(fault.status);
+    return fail(fault.status, error.type, error.message, fault.status === 429 ? { 'retry-after': String(fault.retryAfterSeconds) } : {});
+  }
+  if (fault?.kind === 'stream-error' && request.stream !== true) return fail(500, 'api_error', 'Internal server error');
+
+  const full = fault?.kind === 'safety' ? '' : replyText(prompt, directives.len);
+  const text = full.slice(0, request.max_tokens * 4);
+  const conversation = [contentText(request.system), ...request.messages.map((message) => contentText(message.content))];
+  const reply: Reply = {
+    id: `msg_${randomBytes(12).toString('hex')}`,
+    model: request.model,
+    text,
+    stopReason: fault?.kind === 'safety' ? 'refusal' : text.length < full.length ? 'max_tokens' : 'end_turn',
+    inputTokens: estimateTokens(conversation.join('\n')),
+  };
+  if (request.stream === true) {
+    return stream(exchange, new SseWriter(exchange.res, headers), reply, fault, directives.delay ?? context.streamDelayMs);
+  }
+  if (fault?.kind === 'stream-cut') return sendTruncatedJson(exchange.res, messageJson(reply), headers);
+  sendJson(exchange.res, 200, messageJson(reply), headers);
+}
