@@ -10,7 +10,8 @@ export abstract class GenBotError extends Error {
 /** Our input is wrong (bad flag, bad aspect ratio, unsupported image): nothing was sent. */
 export class UsageError extends GenBotError {
   readonly kind = 'usage' as const;
-  override readonly name = 'UsageError';
+  // Widened to string so subclasses (ConfigError) can name themselves.
+  override readonly name: string = 'UsageError';
 }
 
 export interface SafetyRating {
@@ -55,6 +56,9 @@ export class NoOutputError extends GenBotError {
   }
 }
 
+/** The three calls of the service client: generate-content for text or images, and messages. */
+export type ServiceOperation = 'text' | 'image' | 'messages';
+
 /** The service failed: HTTP error after retries, an error event mid-stream, a timeout, a network fault. */
 export class ServiceError extends GenBotError {
   readonly kind = 'service' as const;
@@ -67,6 +71,9 @@ export class ServiceError extends GenBotError {
   readonly requestId: string | undefined;
   /** Seconds the service asked us to wait, when it said. */
   readonly retryAfterSeconds: number | undefined;
+  /** Which call failed, so a user-facing text can name the model and the variable that sets it. */
+  readonly operation: ServiceOperation | undefined;
+  readonly model: string | undefined;
 
   constructor(
     message: string,
@@ -76,6 +83,8 @@ export class ServiceError extends GenBotError {
       retryable: boolean;
       requestId?: string | undefined;
       retryAfterSeconds?: number | undefined;
+      operation?: ServiceOperation | undefined;
+      model?: string | undefined;
       cause?: unknown;
     },
   ) {
@@ -85,5 +94,7 @@ export class ServiceError extends GenBotError {
     this.retryable = details.retryable;
     this.requestId = details.requestId;
     this.retryAfterSeconds = details.retryAfterSeconds;
+    this.operation = details.operation;
+    this.model = details.model;
   }
 }

@@ -1,0 +1,115 @@
+import pino from 'pino';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { ServiceError, UsageError } from './errors.js';
+import { extractImages, MAX_INLINE_IMAGE_BYTES, readInputImage } from './images.js';
+import { base64, gifHeader, heicHeader, jpegHeader, tinyPng, webpHeader } from './test-fixtures.js';
+import type { GenerateContentResponse } from './types.js';
+
+function captureLogger(): { logger: pino.Logger; lines: string[] } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { logger: pino({ level: 'debug' }, stream), lines };
+}
+
+describe('extractImages', () => {
+  it('decodes inlineData parts across all candidates, named by their MIME type', async () => {
+    const response: GenerateContentResponse = {
+      candidates: [
+        { content: { parts: [{ text: 'here you go' }, { inlineData: { mimeType: 'image/png', data: base64(tinyPng()) } }] } },
+        { content: { parts: [{ inlineData: { mimeType: 'image/jpeg', data: base64(jpegHeader()) } }] } },
+      ],
+    };
+    const images = await extractImages(response);
+    expect(images.map((i) => [i.mimeType, i.extension])).toEqual([
+      ['image/png', 'png'],
+      ['image/jpeg', 'jpg'],
+    ]);
+    expect(images[0]?.bytes).toEqual(tinyPng());
+    expect(images[0]?.detectedMimeType).toBeUndefined();
+  });
+
+  it('skips inlineData parts with empty data', async () => {
+    const response: GenerateContentResponse = {
+      candidates: [{ content: { parts: [{ inlineData: { mimeType: 'image/png', data: '' } }] } }],
+    };
+    expect(await extractImages(response)).toEqual([]);
+  });
+
+  it('falls back to data URLs in text parts only when no part has inline data', async () => {
+    const markdown = `Sure! ![image](data:image/webp;base64,${base64(webpHeader())}) and data:image/gif;base64,${base64(gifHeader())}`;
+    const fallback = await extractImages({ candidates: [{ content: { parts: [{ text: markdown }] } }] });
+    expect(fallback.map((i) => i.extension)).toEqual(['webp', 'gif']);
+
+    const both = await extractImages({
+      candidates: [
+        {
+          content: {
+            parts: [{ text: markdown }, { inlineData: { mimeType: 'image/png', data: base64(tinyPng()) } }],
+          },
+        },
+      ],
+    });
+    expect(both.map((i) => i.extension)).toEqual(['png']);
+  });
+
+  it('ignores data URLs inside thoughts', async () => {
+    const text = `data:image/png;base64,${base64(tinyPng())}`;
+    expect(await extractImages({ candidates: [{ content: { parts: [{ text, thought: true }] } }] })).toEqual([]);
+  });
+
+  it('keeps the declared type but reports bytes that disagree, and logs it', async () => {
+    const { logger, lines } = captureLogger();
+    const response: GenerateContentResponse = {
+      candidates: [{ content: { parts: [{ inlineData: { mimeType: 'image/png', data: base64(jpegHeader()) } }] } }],
+    };
+    const [image] = await extractImages(response, { logger });
+    expect(image?.extension).toBe('png');
+    expect(image?.detectedMimeType).toBe('image/jpeg');
+    expect(lines.join('')).toContain('image/jpeg');
+  });
+
+  it('turns invalid Base64 into a bad_response service error', async () => {
+    const response: GenerateContentResponse = {
+      candidates: [{ content: { parts: [{ inlineData: { mimeType: 'image/png', data: '!!not*base64' } }] } }],
+    };
+    const error = await extractImages(response).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as ServiceError).errorType).toBe('bad_response');
+  });
+
+  it('returns nothing for a response without candidates', async () => {
+    expect(await extractImages({ promptFeedback: { blockReason: 'SAFETY' } })).toEqual([]);
+  });
+});
+
+describe('readInputImage', () => {
+  it.each([
+    ['png', tinyPng(), 'image/png'],
+    ['jpeg', jpegHeader(), 'image/jpeg'],
+    ['webp', webpHeader(), 'image/webp'],
+    ['gif', gifHeader(), 'image/gif'],
+    ['heic', heicHeader(), 'image/heic'],
+  ])('takes the type of a %s from its bytes', async (_name, bytes, mimeType) => {
+    expect((await readInputImage(bytes)).mimeType).toBe(mimeType);
+  });
+
+  it('refuses empty, unknown, unsupported and oversize input', async () => {
+    await expect(readInputImage(new Uint8Array())).rejects.toThrow(UsageError);
+    await expect(readInputImage(new TextEncoder().encode('just text'))).rejects.toThrow(/Unsupported image type/);
+    const pdf = new TextEncoder().encode('%PDF-1.7\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n');
+    await expect(readInputImage(pdf)).rejects.toThrow(/application\/pdf/);
+    const huge = new Uint8Array(MAX_INLINE_IMAGE_BYTES + 1);
+    huge.set(tinyPng());
+    await expect(readInputImage(huge)).rejects.toThrow(/too large/);
+  });
+
+  it('keeps the inline limit under 20 MB once Base64-encoded', () => {
+    expect(Math.ceil(MAX_INLINE_IMAGE_BYTES / 3) * 4).toBeLessThan(20_000_000);
+  });
+});

@@ -1,0 +1,92 @@
+import { fileTypeFromBuffer } from 'file-type';
+import type { Logger } from 'pino';
+import { ServiceError, UsageError } from './errors.js';
+import { extensionForMimeType, normalizeMimeType } from './mime.js';
+import type { GenerateContentResponse, GeneratedImage, InputImage } from './types.js';
+
+/**
+ * Largest image we send inline. The service caps a whole inline request at
+ * 20 MB; Base64 grows data by 4/3, so 15 MB of raw bytes would already fill
+ * it. 14 MiB (14,680,064 bytes) encodes to about 19.57 MB, which leaves some
+ * 420 KB for the prompt, the instruction and the JSON around them.
+ */
+export const MAX_INLINE_IMAGE_BYTES = 14 * 1024 * 1024;
+
+const ACCEPTED_INPUT_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/heic', 'image/heif']);
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+// A Markdown image or a bare data URL, as some models put images in text parts.
+const DATA_URL = /data:(image\/[\w.+-]+);base64,([A-Za-z0-9+/=\s]+)/g;
+
+/** Decodes strict Base64 (whitespace tolerated); anything else is the service's fault. */
+function decodeBase64(data: string): Uint8Array {
+  const compact = data.replace(/\s+/g, '');
+  if (compact.length % 4 !== 0 || !BASE64.test(compact)) {
+    throw new ServiceError('The service returned image data that is not valid Base64.', {
+      errorType: 'bad_response',
+      retryable: true,
+    });
+  }
+  return new Uint8Array(Buffer.from(compact, 'base64'));
+}
+
+async function toImage(declaredMimeType: string, data: string, logger: Logger | undefined): Promise<GeneratedImage> {
+  const bytes = decodeBase64(data);
+  const declared = normalizeMimeType(declaredMimeType);
+  const detected = (await fileTypeFromBuffer(bytes))?.mime;
+  const mimeType = declared === '' ? (detected ?? 'application/octet-stream') : declared;
+  const disagrees = detected !== undefined && extensionForMimeType(detected) !== extensionForMimeType(mimeType);
+  if (disagrees) {
+    logger?.warn({ declaredMimeType: mimeType, detectedMimeType: detected }, 'image bytes do not match the declared MIME type');
+  }
+  return {
+    mimeType,
+    extension: extensionForMimeType(mimeType),
+    bytes,
+    ...(disagrees ? { detectedMimeType: detected } : {}),
+  };
+}
+
+/**
+ * Every image in a generate-content response: the inlineData parts with data,
+ * across all candidates. Only when there is none, data URLs found in text parts.
+ */
+export async function extractImages(
+  response: GenerateContentResponse,
+  options: { logger?: Logger | undefined } = {},
+): Promise<GeneratedImage[]> {
+  const parts = (response.candidates ?? []).flatMap((candidate) => candidate.content?.parts ?? []);
+  const inline = parts.flatMap((part) =>
+    part.inlineData !== undefined && part.inlineData.data !== '' ? [part.inlineData] : [],
+  );
+  if (inline.length > 0) {
+    return Promise.all(inline.map((item) => toImage(item.mimeType, item.data, options.logger)));
+  }
+  const fromText = parts
+    .filter((part) => part.thought !== true && part.text !== undefined)
+    .flatMap((part) => [...(part.text ?? '').matchAll(DATA_URL)])
+    .flatMap((match) => (match[1] !== undefined && match[2] !== undefined ? [{ mimeType: match[1], data: match[2] }] : []));
+  return Promise.all(fromText.map((item) => toImage(item.mimeType, item.data, options.logger)));
+}
+
+/**
+ * Checks an image we are about to send: its type comes from its bytes (never
+ * from a file name), and it must fit inline. Nothing is sent when this throws.
+ */
+export async function readInputImage(bytes: Uint8Array): Promise<InputImage> {
+  if (bytes.byteLength === 0) throw new UsageError('The image file is empty.');
+  if (bytes.byteLength > MAX_INLINE_IMAGE_BYTES) {
+    const mb = (bytes.byteLength / 1024 / 1024).toFixed(1);
+    throw new UsageError(
+      `The image is too large (${mb} MiB): the service takes at most ${MAX_INLINE_IMAGE_BYTES / 1024 / 1024} MiB inline.`,
+    );
+  }
+  const detected = (await fileTypeFromBuffer(bytes))?.mime;
+  if (detected === undefined || !ACCEPTED_INPUT_TYPES.has(detected)) {
+    throw new UsageError(
+      `Unsupported image type${detected === undefined ? '' : ` (${detected})`}: use PNG, JPEG, WebP, GIF or HEIC/HEIF.`,
+    );
+  }
+  return { mimeType: detected, bytes };
+}

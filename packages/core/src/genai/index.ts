@@ -1,0 +1,13 @@
+export { ASPECT_RATIOS } from './types.js';
+export type * from './types.js';
+export * from './errors.js';
+export { GenAiClient, type CallOptions, type GenAiClientOptions, type GenerateContentAuth, type ImageInput } from './client.js';
+export type { MessageStream } from './message-stream.js';
+export { extractImages, readInputImage, MAX_INLINE_IMAGE_BYTES } from './images.js';
+export { extractText } from './text.js';
+export { extensionForMimeType } from './mime.js';
+export { parseAspectRatio } from './aspect-ratio.js';
+export { describeError, type ErrorDescription } from './describe-error.js';
+export { ConfigError, loadConfig, type AppConfig, type DiscordConfig, type ServiceConfig, type SlackConfig } from '../config/load-config.js';
+export { DEFAULT_MODELS } from '../config/default-models.js';
+export { createLogger, redactLine, REDACTED, type LoggerOptions } from '../log/logger.js';
