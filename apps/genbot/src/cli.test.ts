@@ -1,0 +1,339 @@
+/**
+ * The CLI as users run it: a subprocess against an emulator over real HTTP. Each run checks that the
+ * API key never shows on stdout or stderr, whatever happened.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GenAiClient, MAX_INLINE_IMAGE_BYTES } from '@genbot/core';
+import { startEmulator, type Emulator } from '@genbot/emulator';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../bin/genbot.js', import.meta.url));
+const API_KEY = 'test-key-5f3c9a71d2e84b06';
+const STREAM_DELAY_MS = 40;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** When each stdout chunk arrived, in ms since the start, to see streaming happen. */
+  stdoutTimes: number[];
+}
+
+let emulator: Emulator;
+let baseUrl: string;
+let workDir: string;
+
+beforeAll(async () => {
+  // A path prefix and a trailing slash, as GENAI_BASE_URL may carry both.
+  emulator = await startEmulator({ apiKey: API_KEY, pathPrefix: '/proxy', streamDelayMs: STREAM_DELAY_MS });
+  baseUrl = `${emulator.url}/`;
+});
+
+afterAll(async () => {
+  await emulator.close();
+});
+
+beforeEach(async () => {
+  workDir = await mkdtemp(path.join(tmpdir(), 'genbot-cli-'));
+  emulator.requests.length = 0;
+});
+
+afterEach(async () => {
+  await rm(workDir, { recursive: true, force: true });
+});
+
+/** The parent's environment minus anything that would steer the child (the test runner may set GENAI_*). */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!/^(GENAI_|CHAT_MODEL|IMAGE_MODEL|TEXT_MODEL|LOG_LEVEL|INIT_CWD)/.test(name)) env[name] = value;
+  }
+  return env;
+}
+
+function genbot(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; emulated?: boolean; onStart?: (child: ReturnType<typeof spawn>) => void } = {},
+): Promise<Run> {
+  const service = options.emulated === true ? {} : { GENAI_BASE_URL: baseUrl, GENAI_API_KEY: API_KEY };
+  // The child runs elsewhere on purpose: paths must resolve against INIT_CWD, as under `pnpm genbot`.
+  const env = { ...cleanEnv(), ...service, INIT_CWD: workDir, ...options.env };
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: tmpdir(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  options.onStart?.(child);
+  const started = Date.now();
+  const run: Run = { code: null, stdout: '', stderr: '', stdoutTimes: [] };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    run.stdout += chunk;
+    run.stdoutTimes.push(Date.now() - started);
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    run.stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      run.code = code;
+      expect(run.stdout).not.toContain(API_KEY);
+      expect(run.stderr).not.toContain(API_KEY);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      resolve(run);
+    });
+  });
+}
+
+async function expectImage(relativePath: string, format: 'png' | 'jpeg' | 'webp'): Promise<{ width?: number | undefined; height?: number | undefined }> {
+  const extension = { png: '.png', jpeg: '.jpg', webp: '.webp' }[format];
+  expect(path.extname(relativePath)).toBe(extension);
+  const metadata = await sharp(await readFile(path.join(workDir, relativePath))).metadata();
+  expect(metadata.format).toBe(format);
+  return metadata;
+}
+
+function lines(stdout: string): string[] {
+  return stdout.split('\n').filter((line) => line !== '');
+}
+
+async function expectedChat(prompt: string): Promise<string> {
+  const client = new GenAiClient({ baseUrl, apiKey: API_KEY });
+  try {
+    const final = await client
+      .streamMessage({ model: 'claude-test', messages: [{ role: 'user', content: prompt }], max_tokens: 1024 })
+      .finalMessage();
+    return final.text;
+  } finally {
+    await client.close();
+  }
+}
+
+describe('genbot', { timeout: 30_000 }, () => {
+  describe('usage', () => {
+    it('prints help on stdout with exit 0', async () => {
+      const general = await genbot(['--help']);
+      expect(general.code).toBe(0);
+      expect(general.stdout).toContain('genbot <command>');
+      const imagine = await genbot(['imagine', '--help']);
+      expect(imagine.code).toBe(0);
+      expect(imagine.stdout).toContain('--ar W:H');
+      expect(imagine.stderr).toBe('');
+    });
+
+    it('exits 2 with nothing sent for an unknown flag, a missing prompt or a bad --max-tokens', async () => {
+      for (const args of [['text', 'hi', '--frobnicate'], ['chat'], ['chat', 'hi', '--max-tokens', 'many'], ['draw', 'x']]) {
+        const run = await genbot(args);
+        expect(run.code, args.join(' ')).toBe(2);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toMatch(/^genbot: /);
+      }
+      expect(emulator.requests).toEqual([]);
+    });
+
+    it('exits 2 on bad environment configuration', async () => {
+      const noKey = await genbot(['text', 'hi'], { env: { GENAI_API_KEY: '' } });
+      expect(noKey.code).toBe(2);
+      expect(noKey.stderr).toContain('GENAI_API_KEY');
+      const badUrl = await genbot(['text', 'hi'], { env: { GENAI_BASE_URL: 'not a url' } });
+      expect(badUrl.code).toBe(2);
+      expect(badUrl.stderr).toContain('GENAI_BASE_URL');
+      expect(emulator.requests).toEqual([]);
+    });
+  });
+
+  describe('chat', () => {
+    it('streams the reply to stdout as it arrives', async () => {
+      const prompt = 'tell me about tides [len:200]';
+      const run = await genbot(['chat', prompt, '--system', 'be brief', '--max-tokens', '300']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(`${await expectedChat(prompt)}\n`);
+      // Several chunks spread over the stream's pauses: written as deltas came, not at the end.
+      expect(run.stdoutTimes.length).toBeGreaterThan(2);
+      const [first] = run.stdoutTimes;
+      const last = run.stdoutTimes.at(-1);
+      expect((last ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(2 * STREAM_DELAY_MS);
+      const sent = emulator.requests.find((r) => r.path === '/proxy/v1/messages');
+      expect(sent?.body).toMatchObject({ system: 'be brief', max_tokens: 300, stream: true });
+    });
+
+    it('exits 4 with the error type on an error event mid-stream and on a cut stream', async () => {
+      const failed = await genbot(['chat', 'hello [fault:stream-error]']);
+      expect(failed.code).toBe(4);
+      expect(failed.stderr).toContain('genbot: the service failed: overloaded_error');
+      const cut = await genbot(['chat', 'hello [fault:stream-cut]']);
+      expect(cut.code).toBe(4);
+      expect(cut.stderr).toContain('genbot: the service failed:');
+    });
+
+    it('exits 4 with status and type when the model is not found', async () => {
+      const run = await genbot(['chat', 'hello', '--model', 'model-not-found']);
+      expect(run.code).toBe(4);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain('404 not_found_error');
+    });
+
+    it('stops on SIGINT with exit 130', async () => {
+      const started = Date.now();
+      const run = await genbot(['chat', 'wait [fault:slow=20000]'], {
+        onStart: (child) => {
+          const poll = setInterval(() => {
+            if (emulator.requests.length > 0) {
+              clearInterval(poll);
+              child.kill('SIGINT');
+            }
+          }, 20);
+        },
+      });
+      expect(run.code).toBe(130);
+      expect(run.stderr).toContain('genbot: interrupted');
+      expect(Date.now() - started).toBeLessThan(15_000);
+    });
+  });
+
+  describe('text', () => {
+    it('prints the reply and a newline, logs staying off stdout even at debug level', async () => {
+      const run = await genbot(['text', 'what is a tide?'], { env: { LOG_LEVEL: 'debug' } });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^You said: "what is a tide\?"\..+\n$/s);
+      expect(run.stdout.split('\n')).toHaveLength(2);
+      expect(emulator.requests[0]?.path).toMatch(/^\/proxy\/v1beta\/models\/[^/]+:generateContent$/);
+    });
+
+    it('exits 3 with the reason when the prompt is blocked', async () => {
+      const run = await genbot(['text', 'something [fault:safety]']);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^genbot: blocked for safety: .*SAFETY/m);
+    });
+
+    it('exits 4 with status, type and message after retries', async () => {
+      const run = await genbot(['text', 'hi [fault:500]']);
+      expect(run.code).toBe(4);
+      expect(run.stderr).toMatch(/^genbot: the service failed: 500 INTERNAL: .+/m);
+      expect(emulator.requests.length).toBeGreaterThan(1);
+    });
+  });
+
+  describe('imagine', () => {
+    it('writes a PNG into the current directory and prints its path', async () => {
+      const run = await genbot(['imagine', 'A red fox!']);
+      expect(run.code).toBe(0);
+      expect(lines(run.stdout)).toEqual(['a-red-fox-1.png']);
+      await expectImage('a-red-fox-1.png', 'png');
+    });
+
+    it('names files by the returned MIME type, creates --out and follows --ar', async () => {
+      const jpeg = await genbot(['imagine', 'fox [format:jpeg]', '--out', 'deep/new/dir', '--ar', '16:9']);
+      expect(jpeg.code).toBe(0);
+      const [jpegPath] = lines(jpeg.stdout);
+      expect(jpegPath).toBe(path.join('deep/new/dir', 'fox-format-jpeg-1.jpg'));
+      const metadata = await expectImage(jpegPath ?? '', 'jpeg');
+      expect((metadata.width ?? 0) / (metadata.height ?? 1)).toBeCloseTo(16 / 9, 1);
+      expect(emulator.requests[0]?.body).toMatchObject({ generationConfig: { imageConfig: { aspectRatio: '16:9' } } });
+
+      const webp = await genbot(['imagine', 'fox [format:webp] [images:2]', '--out', path.join(workDir, 'abs')]);
+      expect(webp.code).toBe(0);
+      const webpPaths = lines(webp.stdout);
+      expect(webpPaths).toHaveLength(2);
+      for (const written of webpPaths) {
+        expect(path.isAbsolute(written)).toBe(true);
+        await expectImage(path.relative(workDir, written), 'webp');
+      }
+    });
+
+    it('never overwrites an existing file', async () => {
+      await writeFile(path.join(workDir, 'fox-1.png'), 'precious');
+      const first = await genbot(['imagine', 'fox']);
+      const second = await genbot(['imagine', 'fox']);
+      expect([first.code, second.code]).toEqual([0, 0]);
+      expect(lines(first.stdout)).toEqual(['fox-1-2.png']);
+      expect(lines(second.stdout)).toEqual(['fox-1-3.png']);
+      expect(await readFile(path.join(workDir, 'fox-1.png'), 'utf8')).toBe('precious');
+      await expectImage('fox-1-3.png', 'png');
+    });
+
+    it('rejects a bad --ar with exit 2 and sends nothing', async () => {
+      const run = await genbot(['imagine', 'fox', '--ar', '7:3']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('16:9');
+      expect(emulator.requests).toEqual([]);
+    });
+
+    it('exits 2 when --out cannot be created', async () => {
+      await writeFile(path.join(workDir, 'taken'), 'a file, not a directory');
+      const run = await genbot(['imagine', 'fox', '--out', 'taken/sub']);
+      expect(run.code).toBe(2);
+      expect(emulator.requests).toEqual([]);
+    });
+
+    it('exits 3 when the model returns no image', async () => {
+      const run = await genbot(['imagine', 'fox [fault:no-image]', '--out', 'out']);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain('NO_IMAGE');
+      expect(await readdir(path.join(workDir, 'out'))).toEqual([]);
+    });
+
+    it('retries a transient 503, then exits 4 with status and type when it persists', async () => {
+      const recovered = await genbot(['imagine', 'fox [fault:503*2]']);
+      expect(recovered.code).toBe(0);
+      expect(emulator.requests).toHaveLength(3);
+      const failed = await genbot(['imagine', 'owl [fault:503]']);
+      expect(failed.code).toBe(4);
+      expect(failed.stderr).toMatch(/^genbot: the service failed: 503 UNAVAILABLE: .+\(retrying may help\)$/m);
+    });
+  });
+
+  describe('edit', () => {
+    it('writes the edited image and prints its path', async () => {
+      const source = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03020' } }).png().toBuffer();
+      await writeFile(path.join(workDir, 'photo.png'), source);
+      const run = await genbot(['edit', 'photo.png', 'make it grayscale', '--out', 'edits']);
+      expect(run.code).toBe(0);
+      const [written] = lines(run.stdout);
+      expect(written).toBe(path.join('edits', 'photo-make-it-grayscale-1.png'));
+      await expectImage(written ?? '', 'png');
+      const sent = emulator.requests[0]?.body as { contents: Array<{ parts: Array<Record<string, unknown>> }> };
+      expect(sent.contents[0]?.parts.some((part) => 'inlineData' in part)).toBe(true);
+    });
+
+    it('rejects a missing, empty, non-image or oversized file with exit 2 and sends nothing', async () => {
+      await writeFile(path.join(workDir, 'notes.txt'), 'just some text, not an image');
+      await writeFile(path.join(workDir, 'empty.png'), '');
+      await mkdir(path.join(workDir, 'folder.png'));
+      // Sparse: the size is what counts, and it is refused before being read.
+      await writeFile(path.join(workDir, 'huge.png'), '');
+      await truncate(path.join(workDir, 'huge.png'), MAX_INLINE_IMAGE_BYTES + 1);
+      for (const file of ['missing.png', 'notes.txt', 'empty.png', 'folder.png', 'huge.png']) {
+        const run = await genbot(['edit', file, 'make it blue']);
+        expect(run.code, file).toBe(2);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toContain(file);
+      }
+      expect(emulator.requests).toEqual([]);
+    });
+
+    it('exits 3 when the edit is blocked', async () => {
+      const source = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).jpeg().toBuffer();
+      await writeFile(path.join(workDir, 'dark.jpg'), source);
+      const run = await genbot(['edit', 'dark.jpg', 'brighten [fault:safety]']);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toBe('');
+    });
+  });
+
+  describe('with GENAI_BASE_URL unset', () => {
+    it('starts the emulator in-process and says so on stderr', async () => {
+      const text = await genbot(['text', 'offline please'], { emulated: true });
+      expect(text.code).toBe(0);
+      expect(text.stdout).toMatch(/^You said: "offline please"/);
+      expect(text.stderr).toMatch(/offline emulator at http:\/\/127\.0\.0\.1:\d+/);
+      const image = await genbot(['imagine', 'offline fox [format:webp]'], { emulated: true });
+      expect(image.code).toBe(0);
+      await expectImage(lines(image.stdout)[0] ?? '', 'webp');
+      expect(emulator.requests).toEqual([]);
+    });
+  });
+});
