@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, GenAiClient, type ServiceConfig } from '@genbot/core';
-import type { Logger } from './logger.js';
+import type { Logger } from '@genbot/core';
 import { startEmulator } from '@genbot/emulator';
 
 /** A client ready to use, and whether it talks to the real service or the in-process emulator. */

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { GenAiClient, ServiceConfig } from '@genbot/core';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@genbot/core';
 import type { ProgressStream } from '../progress.js';
 
 /** What every command runs with; main.ts builds it, tests of the wiring go through the real process. */

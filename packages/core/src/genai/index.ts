@@ -10,4 +10,4 @@ export { parseAspectRatio } from './aspect-ratio.js';
 export { describeError, type ErrorDescription } from './describe-error.js';
 export { ConfigError, loadConfig, type AppConfig, type DiscordConfig, type ServiceConfig, type SlackConfig } from '../config/load-config.js';
 export { DEFAULT_MODELS } from '../config/default-models.js';
-export { createLogger, redactLine, REDACTED, type LoggerOptions } from '../log/logger.js';
+export { createLogger, redactLine, REDACTED, type Logger, type LoggerOptions } from '../log/logger.js';

@@ -9,6 +9,8 @@ export interface LoggerOptions {
   name?: string;
 }
 
+export type { Logger };
+
 export const REDACTED = '[REDACTED]';
 
 // A JSON string, or an array of them (undici keeps repeated headers as arrays).
