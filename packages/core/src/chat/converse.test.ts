@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildConversation } from './conversation.js';
+import { converse } from './converse.js';
+import { RateLimitedError } from './errors.js';
+import type { ReplyContext, ReplyWriter, ThreadMessage } from './surface.js';
+import { fencesBalanced, reassemble } from './testing/markdown.js';
+import { RecordingSurface } from './testing/recording-surface.js';
+import { startService, type Service } from './testing/service.js';
+import { alice, bob, bot, message } from './testing/thread.js';
+
+let service: Service;
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(async () => {
+  await service.close();
+});
+
+const target = { channelId: 'C1', threadId: '1700000000.000100' };
+const fast = { minEditIntervalMs: 40 };
+
+function thread(question: string): { history: ThreadMessage[]; trigger: ThreadMessage } {
+  const trigger = message(bob, question);
+  return { history: [message(alice, 'We are planning a trip.'), message(bot, 'Where to?'), trigger], trigger };
+}
+
+/** What the emulator answers for the same conversation, read in one go. */
+async function expectedReply(history: ThreadMessage[], trigger: ThreadMessage): Promise<string> {
+  const stream = service.client.streamMessage({ model: 'chat-model-test', max_tokens: 4_096, messages: buildConversation(history, trigger) });
+  return (await stream.finalMessage()).text;
+}
+
+describe('converse against the emulator', () => {
+  it('streams the reply into the thread, with the thread as the conversation', async () => {
+    const { history, trigger } = thread('What should we pack? [len:600]');
+    const surface = new RecordingSurface({ progress: true, limits: fast, thread: history });
+    expect(await converse({ target, trigger }, service.deps(surface))).toBe('done');
+    const sent = service.emulator.requests.at(-1)?.body as { messages: unknown; model: string };
+    expect(sent.model).toBe('chat-model-test');
+    expect(sent.messages).toEqual([
+      { role: 'user', content: 'Alice: We are planning a trip.' },
+      { role: 'assistant', content: 'Where to?' },
+      { role: 'user', content: 'Bob: What should we pack? [len:600]' },
+    ]);
+    expect(surface.texts()).toEqual([await expectedReply(history, trigger)]);
+    expect(surface.messages[0]?.ref.threadId).toBe(target.threadId);
+    expect(surface.progressTimes.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('splits a long reply cleanly and delivers it exactly, through rate limits on edits', async () => {
+    const { history, trigger } = thread('Tell me everything [len:9000]');
+    const surface = new RecordingSurface({ progress: true, limits: { ...fast, maxMessageChars: 2_000 } });
+    surface.failures.edit.push(new RateLimitedError(120), new RateLimitedError(60), new RateLimitedError(200));
+    expect(await converse({ target, trigger, history }, service.deps(surface))).toBe('done');
+    const texts = surface.texts();
+    expect(texts.length).toBeGreaterThanOrEqual(5);
+    for (const text of texts) {
+      expect(text.length).toBeLessThanOrEqual(2_000);
+      expect(fencesBalanced(text)).toBe(true);
+    }
+    expect(reassemble(texts)).toBe(await expectedReply(history, trigger));
+    expect(surface.failures.edit).toHaveLength(0);
+  });
+
+  it('keeps the delivered text and adds a short human line when the stream fails midway', async () => {
+    const { history, trigger } = thread('Go on [len:2000] [fault:stream-error]');
+    const surface = new RecordingSurface({ progress: true, limits: fast });
+    expect(await converse({ target, trigger, history }, service.deps(surface))).toBe('failed');
+    const [text, ...rest] = surface.texts();
+    expect(rest).toEqual([]);
+    const [delivered, errorLine] = (text ?? '').split('\n\n⚠️ ');
+    expect(delivered?.trim().length).toBeGreaterThan(0);
+    expect(errorLine).toMatch(/^_The reply stopped early: .*overloaded.*Try again/i);
+  });
+
+  it('turns the placeholder into the error message when the service fails before any text', async () => {
+    const { history, trigger } = thread('Hello? [fault:500]');
+    const surface = new RecordingSurface({ limits: fast });
+    expect(await converse({ target, trigger, history }, service.deps(surface))).toBe('failed');
+    expect(surface.texts()).toHaveLength(1);
+    expect(surface.texts()[0]).toMatch(/^⚠️ I couldn't answer: The chat service failed \(500\)\. Try again/);
+  });
+
+  it('says so when the model refuses', async () => {
+    const { history, trigger } = thread('Something bad [fault:safety]');
+    const surface = new RecordingSurface({ progress: true, limits: fast });
+    expect(await converse({ target, trigger, history }, service.deps(surface))).toBe('failed');
+    expect(surface.texts()).toEqual(["I can't help with that one. Try rewording it."]);
+  });
+
+  it("streams through the surface's own writer when it offers one", async () => {
+    const { history, trigger } = thread('Native please [len:300]');
+    const surface = new RecordingSurface({ limits: fast });
+    const appended: string[] = [];
+    let opened: ReplyContext | undefined;
+    let finished = false;
+    const writer: ReplyWriter = {
+      append: (delta) => {
+        appended.push(delta);
+      },
+      finish: async () => {
+        finished = true;
+      },
+      fail: async () => {
+        throw new Error('not expected');
+      },
+    };
+    const native = Object.assign(surface, {
+      openReplyWriter: (_target: unknown, context: ReplyContext) => {
+        opened = context;
+        return writer;
+      },
+    });
+    expect(await converse({ target, trigger, history }, service.deps(native))).toBe('done');
+    expect(opened).toEqual({ recipientUserId: bob.id });
+    expect(appended.length).toBeGreaterThan(1);
+    expect(appended.join('')).toBe(await expectedReply(history, trigger));
+    expect(finished).toBe(true);
+    expect(surface.messages).toHaveLength(0);
+  });
+});

@@ -1,0 +1,104 @@
+import { describeError } from '../genai/describe-error.js';
+import { UsageError } from '../genai/errors.js';
+import { MAX_INLINE_IMAGE_BYTES, readInputImage } from '../genai/images.js';
+import type { InputImage } from '../genai/types.js';
+import { isImageAttachment } from './attachments.js';
+import { systemClock } from './clock.js';
+import { copy } from './copy.js';
+import type { ChatDeps, ChatOutcome } from './deps.js';
+import { MAX_PROMPT_CHARS } from './imagine.js';
+import { withRetries } from './retry.js';
+import { say, StatusMessage } from './status-message.js';
+import type { AttachmentRef, ChatTarget } from './surface.js';
+import { deliverImages } from './upload-images.js';
+
+export interface EditImageInput {
+  /** The thread the edited image goes to. */
+  target: ChatTarget;
+  instruction: string;
+  /**
+   * Attachments in order of preference: on the mention, on the message it
+   * replies to, then the thread's, latest first. The first image is edited.
+   */
+  candidates: readonly AttachmentRef[];
+}
+
+/** The image to edit, or why there is none to send. */
+function pickSource(
+  instruction: string,
+  candidates: readonly AttachmentRef[],
+): { ok: true; source: AttachmentRef } | { ok: false; answer: string } {
+  if (instruction === '') return { ok: false, answer: copy.emptyInstruction };
+  if (instruction.length > MAX_PROMPT_CHARS) {
+    return { ok: false, answer: copy.promptTooLong(instruction.length, MAX_PROMPT_CHARS) };
+  }
+  const source = candidates.find(isImageAttachment);
+  if (source !== undefined) return { ok: true, source };
+  const first = candidates[0];
+  return { ok: false, answer: first === undefined ? copy.noImageToEdit : copy.notAnImage(first.name) };
+}
+
+type Source = { ok: true; image: InputImage } | { ok: false; answer: string };
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** Downloads the source and checks it from its bytes; a refusal is a human answer and nothing is sent. */
+async function loadSource(deps: ChatDeps, source: AttachmentRef, signal: AbortSignal | undefined): Promise<Source> {
+  if (source.size !== undefined && source.size > MAX_INLINE_IMAGE_BYTES) {
+    const reason = `it is ${megabytes(source.size)}, and the limit is ${megabytes(MAX_INLINE_IMAGE_BYTES)}.`;
+    return { ok: false, answer: copy.unsupportedImage(source.name, reason) };
+  }
+  let bytes: Uint8Array;
+  try {
+    const options = signal === undefined ? {} : { signal };
+    bytes = (await withRetries(() => deps.surface.download(source, options), deps.clock ?? systemClock)).bytes;
+  } catch (error) {
+    deps.logger.error({ err: error, attachment: source.name }, 'attachment download failed');
+    return { ok: false, answer: copy.downloadFailed(source.name) };
+  }
+  try {
+    return { ok: true, image: await readInputImage(bytes) };
+  } catch (error) {
+    if (error instanceof UsageError) return { ok: false, answer: copy.unsupportedImage(source.name, error.message) };
+    throw error;
+  }
+}
+
+/**
+ * Edits the first image among the candidates with the instruction: a
+ * progress message at once, the source checked (type and size, from its
+ * bytes) before anything is sent, the result uploaded into the thread, and
+ * the progress message turned into a done line or a short human error.
+ * Never rejects: failures are logged and shown.
+ */
+export async function editImage(input: EditImageInput, deps: ChatDeps, signal?: AbortSignal): Promise<ChatOutcome> {
+  const instruction = input.instruction.trim();
+  let status: StatusMessage | undefined;
+  try {
+    const picked = pickSource(instruction, input.candidates);
+    if (!picked.ok) {
+      await say(deps, input.target, picked.answer);
+      return 'rejected';
+    }
+    status = await StatusMessage.post(deps, input.target, copy.editing(instruction));
+    const loaded = await loadSource(deps, picked.source, signal);
+    if (!loaded.ok) {
+      await status.update(loaded.answer);
+      return 'rejected';
+    }
+    const images = await deps.images.generateImages(
+      deps.config.imageModel,
+      { prompt: instruction, image: loaded.image },
+      signal === undefined ? {} : { signal },
+    );
+    const uploaded = await deliverImages(deps, input.target, images, instruction, copy.editComment(instruction));
+    await status.update(uploaded.ok ? copy.editDone(instruction, uploaded.result) : uploaded.answer);
+    return uploaded.ok ? 'done' : 'failed';
+  } catch (error) {
+    deps.logger.error({ err: error }, 'image edit failed');
+    await status?.update(copy.editFailed(instruction, describeError(error)));
+    return 'failed';
+  }
+}

@@ -1,0 +1,85 @@
+import { fileTypeFromBuffer } from 'file-type';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imagine } from './imagine.js';
+import { RecordingSurface } from './testing/recording-surface.js';
+import { API_KEY, startService, type Service } from './testing/service.js';
+
+let service: Service;
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(async () => {
+  await service.close();
+});
+
+const channel = { channelId: 'C1' };
+
+function imageRequests(): number {
+  return service.emulator.requests.filter((request) => request.path.includes(':generateContent')).length;
+}
+
+describe('imagine against the emulator', () => {
+  it('shows progress naming the prompt, uploads every image with the prompt, then says done', async () => {
+    const surface = new RecordingSurface({ limits: { maxFilesPerMessage: 2 } });
+    const prompt = 'a lighthouse at dusk [images:3] [format:webp]';
+    const outcome = await imagine({ target: channel, prompt, aspectRatio: '16:9' }, service.deps(surface));
+    expect(outcome).toBe('done');
+    expect(surface.messages).toHaveLength(1);
+    expect(surface.messages[0]?.text).toContain('“a lighthouse at dusk [images:3] [format:webp]”');
+    expect(surface.messages[0]?.text).toMatch(/^🎨 Done: 3 images for/);
+    // Three images, two files a message.
+    expect(surface.uploads.map((upload) => upload.files.length)).toEqual([2, 1]);
+    for (const upload of surface.uploads) {
+      expect(upload.target).toEqual(channel);
+      expect(upload.comment).toContain('a lighthouse at dusk');
+      for (const file of upload.files) {
+        expect(file.name).toMatch(/^a-lighthouse-at-dusk[a-z0-9-]*-\d\.webp$/);
+        expect((await fileTypeFromBuffer(file.bytes))?.mime).toBe('image/webp');
+      }
+    }
+    const sent = service.emulator.requests.at(-1)?.body as { generationConfig?: { imageConfig?: { aspectRatio?: string } } };
+    expect(sent.generationConfig?.imageConfig?.aspectRatio).toBe('16:9');
+  });
+
+  it('answers bad input at once and sends nothing', async () => {
+    const before = imageRequests();
+    const surface = new RecordingSurface();
+    const deps = service.deps(surface);
+    expect(await imagine({ target: channel, prompt: 'a cat', aspectRatio: '7:3' }, deps)).toBe('rejected');
+    expect(await imagine({ target: channel, prompt: '   ' }, deps)).toBe('rejected');
+    expect(await imagine({ target: channel, prompt: 'x'.repeat(2_001) }, deps)).toBe('rejected');
+    const [ratio, empty, long] = surface.texts();
+    expect(ratio).toContain('1:1, 2:3, 3:2, 3:4, 4:3, 4:5, 5:4, 9:16, 16:9, 21:9');
+    expect(empty).toContain('/imagine');
+    expect(long).toContain('2000');
+    expect(surface.uploads).toHaveLength(0);
+    expect(imageRequests()).toBe(before);
+  });
+
+  it('turns the progress message into a short human error on a safety block', async () => {
+    const surface = new RecordingSurface();
+    expect(await imagine({ target: channel, prompt: 'something [fault:safety]' }, service.deps(surface))).toBe('failed');
+    expect(surface.texts()).toHaveLength(1);
+    expect(surface.texts()[0]).toMatch(/^⚠️ Couldn't generate .*Blocked for safety.*Try rewording it\./);
+    expect(surface.uploads).toHaveLength(0);
+  });
+
+  it('says retrying may help when the service is down, without leaking the key or a stack', async () => {
+    const surface = new RecordingSurface();
+    expect(await imagine({ target: channel, prompt: 'a boat [fault:529]' }, service.deps(surface))).toBe('failed');
+    const [text] = surface.texts();
+    expect(text).toMatch(/overloaded.*Try again/i);
+    expect(text).not.toContain(API_KEY);
+    expect(text).not.toMatch(/\n\s+at /);
+    expect(service.logLines.join('')).not.toContain(API_KEY);
+  });
+
+  it('tells the user when the platform refuses the upload', async () => {
+    const surface = new RecordingSurface();
+    for (let i = 0; i < 5; i += 1) surface.failures.upload.push(new Error('upload refused'));
+    expect(await imagine({ target: channel, prompt: 'a tree' }, { ...service.deps(surface), clock: instantClock })).toBe('failed');
+    expect(surface.texts()).toEqual(["⚠️ The images were made but couldn't be uploaded here. Trying again may help."]);
+  });
+});
+
+const instantClock = { now: () => Date.now(), sleep: async () => {} };
