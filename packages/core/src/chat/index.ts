@@ -33,3 +33,4 @@ export type { EditImageInput } from './edit-image.js';
 export { editImage } from './edit-image.js';
 export type { MentionInput } from './handle-mention.js';
 export { handleMention } from './handle-mention.js';
+export { InFlightWork } from './in-flight.js';
