@@ -1,0 +1,32 @@
+// Every exported name starts with `Slack`: the package root re-exports this next to the Discord fake.
+export { SlackFake, startSlackFake, type SlackFakeOptions } from './server.js';
+export type {
+  BotSays as SlackBotSays,
+  CommandRun as SlackCommandRun,
+  PostedMessage as SlackPostedMessage,
+  SubscribedEvent as SlackSubscribedEvent,
+  UserFile as SlackUserFile,
+  UserRunsCommand as SlackUserRunsCommand,
+  UserSays as SlackUserSays,
+} from './driver.js';
+export type { SlackIdentity } from './env.js';
+export type {
+  AttemptRecord as SlackAttemptRecord,
+  DeliveryKind as SlackDeliveryKind,
+  DeliveryRecord as SlackDeliveryRecord,
+  FailureReason as SlackFailureReason,
+} from './event-delivery.js';
+export type { RateLimitHit as SlackRateLimitHit, RateLimitRule as SlackRateLimitRule } from './rate-limits.js';
+export { slackSignature, type SignatureMode as SlackSignatureMode } from './signing.js';
+export type { Probe as SlackProbe, WaitOptions as SlackWaitOptions } from './wait-for.js';
+export type { ApiCall as SlackApiCall } from './web-api.js';
+export type {
+  AssistantStatus as SlackAssistantStatus,
+  EphemeralMessage as SlackEphemeralMessage,
+  MessageVersion as SlackMessageVersion,
+  SlackChannel,
+  SlackFile,
+  SlackMessage,
+  SlackUser,
+  SlackWorkspace,
+} from './workspace.js';

@@ -1,0 +1,21 @@
+import { appMethods } from './apps.js';
+import { assistantMethods } from './assistant.js';
+import { authMethods } from './auth.js';
+import { chatMethods } from './chat.js';
+import { conversationMethods } from './conversations.js';
+import { fileMethods } from './files.js';
+import { streamMethods } from './streams.js';
+import type { MethodSpec } from './types.js';
+import { userMethods } from './users.js';
+
+/** Every Web API method the fake answers; anything else is `unknown_method`. */
+export const methods: Readonly<Record<string, MethodSpec>> = {
+  ...appMethods,
+  ...assistantMethods,
+  ...authMethods,
+  ...chatMethods,
+  ...conversationMethods,
+  ...fileMethods,
+  ...streamMethods,
+  ...userMethods,
+};

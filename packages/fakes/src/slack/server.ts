@@ -1,0 +1,239 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { Hono } from 'hono';
+import { pino, type Logger } from 'pino';
+import { SlackDriver, type BotSays, type CommandRun, type PostedMessage, type SubscribedEvent, type UserRunsCommand, type UserSays } from './driver.js';
+import type { SlackEnv, SlackIdentity } from './env.js';
+import { EventDelivery, type AttemptInfo, type DeliveryRecord } from './event-delivery.js';
+import { FileTransfers } from './files.js';
+import { HttpTransport } from './http-transport.js';
+import { SlackIds } from './ids.js';
+import { RateLimits, type RateLimitHit, type RateLimitRule } from './rate-limits.js';
+import { ResponseUrls } from './response-urls.js';
+import { SocketModeServer } from './socket-mode.js';
+import { waitFor, type Probe, type WaitOptions } from './wait-for.js';
+import { handleApiCall, type ApiCall } from './web-api.js';
+import { SlackWorkspace, type SlackChannel, type SlackUser } from './workspace.js';
+
+export interface SlackFakeOptions {
+  /** 0 (default) picks a free port. The fake listens on 127.0.0.1 only. */
+  port?: number;
+  botToken?: string;
+  appToken?: string;
+  signingSecret?: string;
+  teamId?: string;
+  teamName?: string;
+  appId?: string;
+  botUserId?: string;
+  botId?: string;
+  botName?: string;
+  /** People and channels to start with, besides U1 (alice), U2 (bob) and C1 (#general). */
+  users?: Array<Pick<SlackUser, 'id' | 'name'> & Partial<SlackUser>>;
+  channels?: Array<Pick<SlackChannel, 'id' | 'name'> & Partial<SlackChannel>>;
+  /** How long the bot has to acknowledge an event or command (Slack: 3 s). */
+  ackTimeoutMs?: number;
+  /** Delays before retries 1..n of an unacknowledged event (Slack: 0, 1 min, 5 min). */
+  retryDelaysMs?: readonly number[];
+  /** Interval of the server pings on Socket Mode connections (the client gives up after 30 s without). */
+  socketPingIntervalMs?: number;
+  /** Event subscriptions of the app (default both). */
+  events?: readonly SubscribedEvent[];
+  /** Deliver the bot's own posts back to it as `message` events, as Slack does (default true). */
+  echoBotMessages?: boolean;
+  logger?: Logger;
+}
+
+const DEFAULT_RETRY_DELAYS_MS = [0, 60_000, 5 * 60_000];
+
+/**
+ * A Slack workspace on loopback that the real @slack/bolt and @slack/web-api talk to: the Web API
+ * under `apiUrl`, file upload and download URLs, response URLs, Socket Mode, and signed delivery of
+ * events and slash commands to the bot, plus a driver for tests.
+ */
+export class SlackFake {
+  /** `http://127.0.0.1:PORT/` */
+  readonly url: string;
+  /** `http://127.0.0.1:PORT/api/`, for Bolt's `clientOptions.slackApiUrl`. */
+  readonly apiUrl: string;
+  readonly identity: SlackIdentity;
+  readonly workspace: SlackWorkspace;
+  /** Every Web API call, in order, without tokens. */
+  readonly calls: readonly ApiCall[];
+  readonly #server: Server;
+  readonly #http: HttpTransport;
+  readonly #socket: SocketModeServer;
+  readonly #delivery: EventDelivery;
+  readonly #rateLimits: RateLimits;
+  readonly #driver: SlackDriver;
+
+  private constructor(parts: {
+    url: string;
+    identity: SlackIdentity;
+    workspace: SlackWorkspace;
+    server: Server;
+    http: HttpTransport;
+    socket: SocketModeServer;
+    delivery: EventDelivery;
+    rateLimits: RateLimits;
+    driver: SlackDriver;
+    calls: ApiCall[];
+  }) {
+    this.url = parts.url;
+    this.apiUrl = `${parts.url}api/`;
+    this.identity = parts.identity;
+    this.workspace = parts.workspace;
+    this.calls = parts.calls;
+    this.#server = parts.server;
+    this.#http = parts.http;
+    this.#socket = parts.socket;
+    this.#delivery = parts.delivery;
+    this.#rateLimits = parts.rateLimits;
+    this.#driver = parts.driver;
+  }
+
+  static async start(options: SlackFakeOptions = {}): Promise<SlackFake> {
+    const logger = options.logger ?? pino({ level: 'silent' });
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}/`;
+    const identity: SlackIdentity = {
+      teamId: options.teamId ?? 'T1',
+      teamName: options.teamName ?? 'Genbot Test',
+      appId: options.appId ?? 'A1',
+      botToken: options.botToken ?? 'xoxb-test',
+      appToken: options.appToken ?? 'xapp-test',
+      signingSecret: options.signingSecret ?? 'secret',
+      botUserId: options.botUserId ?? 'UBOT',
+      botId: options.botId ?? 'BBOT',
+    };
+    const workspace = new SlackWorkspace(identity.teamId, new SlackIds());
+    seed(workspace, identity, options);
+
+    const ackTimeoutMs = options.ackTimeoutMs ?? 3000;
+    const http = new HttpTransport({ signingSecret: identity.signingSecret, ackTimeoutMs, logger });
+    const socket = new SocketModeServer({ appId: identity.appId, ackTimeoutMs, pingIntervalMs: options.socketPingIntervalMs ?? 10_000, logger });
+    const delivery = new EventDelivery({ http, socket, retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS, logger });
+    const files = new FileTransfers({ workspace, baseUrl: url, botToken: identity.botToken, logger });
+    const rateLimits = new RateLimits();
+    const calls: ApiCall[] = [];
+
+    // The driver and the API handlers need each other (bot posts are echoed as events): bind late.
+    let driver: SlackDriver | undefined;
+    const env: SlackEnv = {
+      identity,
+      workspace,
+      render: { workspace, baseUrl: url, appId: identity.appId },
+      openSocketUrl: () => socket.openUrl(`ws://127.0.0.1:${port}`),
+      botPosted: (message) => driver?.botPosted(message),
+      uploadUrl: (fileId) => files.uploadUrl(fileId),
+    };
+    const responses = new ResponseUrls(env);
+    driver = new SlackDriver({
+      env,
+      delivery,
+      responses,
+      subscriptions: options.events ?? ['message', 'app_mention'],
+      echoBotMessages: options.echoBotMessages ?? true,
+      logger,
+    });
+
+    const app = new Hono();
+    app.all('/api/:method', (c) => handleApiCall({ env, rateLimits, calls, logger }, c.req.param('method'), c.req.raw));
+    app.post('/upload/v1/:secret', (c) => files.handleUpload(c.req.param('secret'), c.req.raw));
+    app.get('/files-pri/:teamFile/download/:name', (c) => files.handleDownload(c.req.param('teamFile'), c.req.raw));
+    app.get('/files-pri/:teamFile/:name', (c) => files.handleDownload(c.req.param('teamFile'), c.req.raw));
+    app.post('/commands/:team/:id/:secret', (c) => responses.handle(`${c.req.param('id')}/${c.req.param('secret')}`, c.req.raw));
+    // Global objects stay untouched: the process also runs Bolt and undici.
+    server.on('request', getRequestListener(app.fetch, { overrideGlobalObjects: false }));
+    server.on('upgrade', (request, stream, head) => {
+      if (!socket.handleUpgrade(request, stream, head)) stream.destroy();
+    });
+
+    return new SlackFake({ url, identity, workspace, server, http, socket, delivery, rateLimits, driver, calls });
+  }
+
+  /** Every event, command and challenge sent to the bot, with each attempt's outcome. */
+  get deliveries(): readonly DeliveryRecord[] {
+    return this.#delivery.deliveries;
+  }
+
+  /** Every call refused with 429. */
+  get rateLimitHits(): readonly RateLimitHit[] {
+    return this.#rateLimits.hits;
+  }
+
+  /** True while a Socket Mode client is connected (deliveries then go over it). */
+  get socketConnected(): boolean {
+    return this.#socket.connected;
+  }
+
+  /** The bot's Request URL for events and commands, e.g. `http://127.0.0.1:PORT/slack/events`. */
+  deliverTo(url: string): void {
+    this.#http.target = url;
+  }
+
+  userSays(input: UserSays): Promise<PostedMessage> {
+    return this.#driver.userSays(input);
+  }
+
+  botSays(input: BotSays): Promise<PostedMessage> {
+    return this.#driver.botSays(input);
+  }
+
+  userRunsCommand(input: UserRunsCommand): Promise<CommandRun> {
+    return this.#driver.userRunsCommand(input);
+  }
+
+  /** Sends an event again with its original `event_id` (default retry 1, `http_timeout`). */
+  redeliver(eventId: string, info?: Partial<AttemptInfo>): Promise<DeliveryRecord> {
+    return this.#driver.redeliver(eventId, info);
+  }
+
+  verifyUrl(): Promise<{ verified: boolean; delivery: DeliveryRecord }> {
+    return this.#driver.verifyUrl();
+  }
+
+  /** Switches a rate limit on; call the result to switch it off. */
+  rateLimit(rule: RateLimitRule): () => void {
+    return this.#rateLimits.add(rule);
+  }
+
+  clearRateLimits(): void {
+    this.#rateLimits.clear();
+  }
+
+  /** Sends Socket Mode clients a `disconnect` message; they reconnect through apps.connections.open. */
+  requestSocketReconnect(reason?: string): void {
+    this.#socket.requestReconnect(reason);
+  }
+
+  /** Resolves with the probe's value once the workspace matches; a number is the timeout in ms. */
+  waitFor<T>(probe: Probe<T>, options: WaitOptions | number = {}): Promise<T> {
+    return waitFor(this.workspace, probe, typeof options === 'number' ? { timeoutMs: options } : options);
+  }
+
+  async close(): Promise<void> {
+    this.#delivery.close();
+    this.#socket.close();
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+}
+
+function seed(workspace: SlackWorkspace, identity: SlackIdentity, options: SlackFakeOptions): void {
+  workspace.addUser({ id: identity.botUserId, name: options.botName ?? 'genbot', isBot: true, botId: identity.botId });
+  workspace.addUser({ id: 'U1', name: 'alice', realName: 'Alice Example', displayName: 'Alice' });
+  workspace.addUser({ id: 'U2', name: 'bob', realName: 'Bob Example', displayName: 'Bob' });
+  workspace.addChannel({ id: 'C1', name: 'general' });
+  for (const user of options.users ?? []) workspace.addUser(user);
+  for (const channel of options.channels ?? []) workspace.addChannel(channel);
+}
+
+export function startSlackFake(options?: SlackFakeOptions): Promise<SlackFake> {
+  return SlackFake.start(options);
+}
