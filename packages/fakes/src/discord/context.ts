@@ -1,0 +1,24 @@
+import type { Logger } from 'pino';
+import type { Dispatcher } from './dispatcher.js';
+import type { GuildState } from './guild-state.js';
+import type { RateLimits } from './rate-limits.js';
+import type { SnowflakeGenerator } from './snowflake.js';
+
+/** What the REST handlers and the driver share. */
+export interface FakeContext {
+  readonly state: GuildState;
+  readonly events: Dispatcher;
+  readonly rateLimits: RateLimits;
+  readonly ids: SnowflakeGenerator;
+  /** `http://127.0.0.1:PORT`, the origin of attachment URLs. */
+  readonly origin: string;
+  readonly botToken: string;
+  readonly applicationId: string;
+  readonly attachmentSizeLimit: number;
+  /** How long an interaction may wait for its first callback (Discord: 3 s). */
+  readonly interactionDeadlineMs: number;
+  /** How long an interaction token accepts webhook calls (Discord: 15 min). */
+  readonly interactionTokenTtlMs: number;
+  readonly logger: Logger;
+  readonly now: () => number;
+}

@@ -1,0 +1,27 @@
+/** Permission bits (Discord's bitfield) granted to @everyone in the fake guild. */
+const Permission = {
+  AddReactions: 1n << 6n,
+  ViewChannel: 1n << 10n,
+  SendMessages: 1n << 11n,
+  EmbedLinks: 1n << 14n,
+  AttachFiles: 1n << 15n,
+  ReadMessageHistory: 1n << 16n,
+  UseApplicationCommands: 1n << 31n,
+  CreatePublicThreads: 1n << 35n,
+  SendMessagesInThreads: 1n << 38n,
+} as const;
+
+/** Enough for a bot to read, reply, upload and thread everywhere: the fake checks no permissions. */
+export const EVERYONE_PERMISSIONS = Object.values(Permission)
+  .reduce((all, bit) => all | bit, 0n)
+  .toString();
+
+/** Gateway intent bits the fake acts on. */
+export const Intent = {
+  Guilds: 1 << 0,
+  GuildMessages: 1 << 9,
+  MessageContent: 1 << 15,
+} as const;
+
+/** Application flags: GATEWAY_MESSAGE_CONTENT (privileged intent enabled for the app). */
+export const APPLICATION_FLAG_MESSAGE_CONTENT = 1 << 18;

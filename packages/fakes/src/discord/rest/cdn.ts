@@ -1,0 +1,14 @@
+import { Hono } from 'hono';
+import type { FakeContext } from '../context.js';
+
+/** Attachment downloads: public like Discord's CDN URLs, 404 for anything unknown. */
+export function cdnRoutes(ctx: FakeContext): Hono {
+  return new Hono().get('/attachments/:channelId/:attachmentId/:filename', (c) => {
+    const attachment = ctx.state.findAttachment(c.req.param('channelId'), c.req.param('attachmentId'));
+    if (!attachment || attachment.filename !== c.req.param('filename')) return c.text('Not Found', 404);
+    return c.body(new Uint8Array(attachment.bytes), 200, {
+      'Content-Type': attachment.contentType,
+      'Content-Length': String(attachment.size),
+    });
+  });
+}

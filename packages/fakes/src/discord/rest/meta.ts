@@ -1,0 +1,23 @@
+import { Hono } from 'hono';
+import type { FakeContext } from '../context.js';
+import { GATEWAY_PATH } from '../gateway.js';
+import { APPLICATION_FLAG_MESSAGE_CONTENT } from '../permissions.js';
+import { wireApplication, wireUser } from '../wire.js';
+
+/** What a client asks before anything else: where the gateway is, who it is, its application. */
+export function metaRoutes(ctx: FakeContext, allowMessageContentIntent: boolean): Hono {
+  const gatewayUrl = `${ctx.origin.replace(/^http/, 'ws')}${GATEWAY_PATH}`;
+  const applicationFlags = allowMessageContentIntent ? APPLICATION_FLAG_MESSAGE_CONTENT : 0;
+  return new Hono()
+    .get('/gateway', (c) => c.json({ url: gatewayUrl }))
+    .get('/gateway/bot', (c) =>
+      c.json({
+        url: gatewayUrl,
+        shards: 1,
+        session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 },
+      }),
+    )
+    .get('/users/@me', (c) => c.json({ ...wireUser(ctx.state.botUser), verified: true, mfa_enabled: false }))
+    .get('/applications/@me', (c) => c.json(wireApplication(ctx.state, ctx.applicationId, applicationFlags)))
+    .get('/oauth2/applications/@me', (c) => c.json(wireApplication(ctx.state, ctx.applicationId, applicationFlags)));
+}
