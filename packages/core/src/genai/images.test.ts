@@ -83,6 +83,26 @@ describe('extractImages', () => {
     expect((error as ServiceError).errorType).toBe('bad_response');
   });
 
+  it.each([
+    ['a padding sign in the middle', (b64: string) => `${b64.slice(0, 8)}=${b64.slice(9)}`],
+    ['URL-safe characters', (b64: string) => `${b64.slice(0, 8)}-_${b64.slice(10)}`],
+    ['a character outside the alphabet', (b64: string) => `${b64.slice(0, 8)}*${b64.slice(9)}`],
+  ])('refuses Base64 with %s', async (_case, corrupt) => {
+    const data = corrupt(base64(tinyPng()));
+    const response: GenerateContentResponse = { candidates: [{ content: { parts: [{ inlineData: { mimeType: 'image/png', data } }] } }] };
+    const error = await extractImages(response).catch((e: unknown) => e);
+    expect((error as ServiceError).errorType).toBe('bad_response');
+  });
+
+  it('decodes Base64 wrapped over several lines', async () => {
+    const wrapped = base64(tinyPng()).replace(/(.{16})/g, '$1\n');
+    const response: GenerateContentResponse = {
+      candidates: [{ content: { parts: [{ inlineData: { mimeType: 'image/png', data: wrapped } }] } }],
+    };
+    const [image] = await extractImages(response);
+    expect(Buffer.from(image?.bytes ?? []).equals(Buffer.from(tinyPng()))).toBe(true);
+  });
+
   it('returns nothing for a response without candidates', async () => {
     expect(await extractImages({ promptFeedback: { blockReason: 'SAFETY' } })).toEqual([]);
   });
