@@ -1,0 +1,30 @@
+/**
+ * `pnpm bench`: runs every registered benchmark against one emulator (in its
+ * own process), prints the table on stdout and writes bench/results.json.
+ * Progress goes to stderr. To add rows, add a Benchmark to BENCHMARKS.
+ */
+import { startEmulatorProcess } from './emulator.js';
+import { collectResults, formatTable, writeResults } from './report.js';
+import { sdkComparison } from './sdk-comparison.js';
+import type { Benchmark, Row } from './suite.js';
+
+const BENCHMARKS: Benchmark[] = [...sdkComparison];
+const API_KEY = 'bench-key';
+const RESULTS = new URL('../results.json', import.meta.url);
+
+// No pause between deltas: the client's own cost is what is measured, not the emulator's pacing.
+const emulator = await startEmulatorProcess({ apiKey: API_KEY, streamDelayMs: 0 });
+const rows: Row[] = [];
+try {
+  for (const benchmark of BENCHMARKS) {
+    const started = performance.now();
+    process.stderr.write(`bench: ${benchmark.name} ...\n`);
+    rows.push(...(await benchmark.run({ emulatorUrl: emulator.url, apiKey: API_KEY })));
+    process.stderr.write(`bench: ${benchmark.name} done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+} finally {
+  await emulator.close();
+}
+process.stdout.write(`${formatTable(rows)}\n`);
+await writeResults(RESULTS, collectResults(rows));
+process.stderr.write(`bench: wrote ${RESULTS.pathname}\n`);

@@ -1,0 +1,42 @@
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import type { Row } from './suite.js';
+
+export interface Results {
+  date: string;
+  node: string;
+  machine: { cpus: number; mem: number };
+  rows: Row[];
+}
+
+export function collectResults(rows: Row[]): Results {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    // mem in bytes.
+    machine: { cpus: os.availableParallelism(), mem: os.totalmem() },
+    rows,
+  };
+}
+
+function cells(values: string[], widths: number[]): string {
+  return values.map((value, i) => (i === 0 ? value.padEnd(widths[i] ?? 0) : value.padStart(widths[i] ?? 0))).join('  ');
+}
+
+/** A plain-text table; rows over their target are marked. */
+export function formatTable(rows: Row[]): string {
+  const header = ['row', 'ours', 'SDK', 'ours/SDK', 'target'];
+  const body = rows.map((r) => [
+    r.name,
+    `${r.ours.toFixed(1)} ${r.unit}`,
+    `${r.baseline.toFixed(1)} ${r.unit}`,
+    `${r.ratio.toFixed(2)}x${r.ratio > r.target ? ' !' : ''}`,
+    `<= ${r.target.toFixed(1)}x`,
+  ]);
+  const widths = header.map((_, i) => Math.max(...[header, ...body].map((line) => (line[i] ?? '').length)));
+  return [cells(header, widths), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map((line) => cells(line, widths))].join('\n');
+}
+
+export async function writeResults(path: URL, results: Results): Promise<void> {
+  await writeFile(path, `${JSON.stringify(results, null, 2)}\n`);
+}
