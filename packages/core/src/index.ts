@@ -1,2 +1,3 @@
 export * from './genai/index.js';
 export * from './chat/index.js';
+export * from './jobs/index.js';

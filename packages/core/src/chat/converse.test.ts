@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CancellationRegistry } from '../jobs/cancellation-registry.js';
+import { JobScheduler } from '../jobs/job-scheduler.js';
 import { buildConversation } from './conversation.js';
 import { converse } from './converse.js';
 import { RateLimitedError } from './errors.js';
@@ -117,5 +119,70 @@ describe('converse against the emulator', () => {
     expect(appended.join('')).toBe(await expectedReply(history, trigger));
     expect(finished).toBe(true);
     expect(surface.messages).toHaveLength(0);
+  });
+});
+
+/** Resolves once `probe` holds, checking on every timer turn. */
+async function until(probe: () => boolean): Promise<void> {
+  while (!probe()) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+describe('converse cancelled, and under the scheduler', () => {
+  it('a deleted trigger stops the stream: the text so far stays, with a short note', async () => {
+    // 40 deltas, 100 ms apart: seconds of streaming left when the first text shows.
+    const { history, trigger } = thread('Tell me a long story [len:2000] [delay:100]');
+    const surface = new RecordingSurface({ progress: true, limits: fast });
+    const registry = new CancellationRegistry();
+    const key = 'slack:C1:1700000000.000100';
+    const outcome = registry.run(key, (signal) => converse({ target, trigger, history }, service.deps(surface), signal));
+    await until(() => surface.messages.length > 0);
+    expect(registry.cancel(key)).toBe(true);
+    expect(await outcome).toBe('failed');
+
+    const [text, ...rest] = surface.texts();
+    expect(rest).toEqual([]);
+    expect(text).toMatch(/\n\n_Cancelled\._$/);
+    // Cut off near the start of a reply of about 2,000 characters (50 a delta).
+    const delivered = (text ?? '').replace(/\n\n_Cancelled\._$/, '');
+    expect(delivered.length).toBeGreaterThan(0);
+    expect(delivered.length).toBeLessThan(1_500);
+    expect(registry.size).toBe(0);
+  });
+
+  it('says "Stopped" rather than "Cancelled" when shutdown aborts it', async () => {
+    const { history, trigger } = thread('Another long one [len:2000] [delay:100]');
+    const surface = new RecordingSurface({ progress: true, limits: fast });
+    const shutdown = new AbortController();
+    const outcome = converse({ target, trigger, history }, service.deps(surface), shutdown.signal);
+    await until(() => surface.messages.length > 0);
+    shutdown.abort(new Error('shutting down'));
+    expect(await outcome).toBe('failed');
+    expect(surface.texts().at(-1)).toMatch(/_Stopped\._$/);
+  });
+
+  it('refuses a second stream of the same user with when to try again, and streams another user', async () => {
+    const scheduler = new JobScheduler({ stream: { perUser: 1, typicalDurationMs: 8_000 } });
+    const controller = new AbortController();
+    const first = thread('Long answer please [len:2000] [delay:100]');
+    const busy = new RecordingSurface({ progress: true, limits: fast });
+    const deps = (surface: RecordingSurface): ReturnType<Service['deps']> => ({ ...service.deps(surface), scheduler });
+    const running = converse({ target, trigger: first.trigger, history: first.history, userId: bob.id }, deps(busy), controller.signal);
+    await until(() => busy.messages.length > 0);
+    expect(scheduler.stats().stream).toEqual({ running: 1, queued: 0 });
+
+    const requestsBefore = service.emulator.requests.length;
+    const refused = new RecordingSurface({ progress: true, limits: fast });
+    const second = thread('And another');
+    expect(await converse({ target, trigger: second.trigger, history: second.history, userId: bob.id }, deps(refused))).toBe('rejected');
+    expect(refused.texts()).toEqual(['⏳ You already have requests on the way. Try again in about 8 seconds.']);
+    expect(service.emulator.requests.length).toBe(requestsBefore);
+
+    const other = new RecordingSurface({ progress: true, limits: fast });
+    const third = thread('Short one [len:100]');
+    expect(await converse({ target, trigger: third.trigger, history: third.history, userId: alice.id }, deps(other))).toBe('done');
+
+    controller.abort(new Error('test over'));
+    expect(await running).toBe('failed');
+    expect(scheduler.stats().stream).toEqual({ running: 0, queued: 0 });
   });
 });

@@ -1,4 +1,7 @@
 import { describeError } from '../genai/describe-error.js';
+import { cancelledByTrigger } from '../jobs/cancellation-registry.js';
+import { JobRejectedError } from '../jobs/job-rejected-error.js';
+import { runModelCall } from '../jobs/run-model-call.js';
 import { systemClock } from './clock.js';
 import { buildConversation } from './conversation.js';
 import { copy } from './copy.js';
@@ -16,6 +19,8 @@ export interface ConverseInput {
   trigger: ThreadMessage;
   /** The thread's messages when the caller has read them already; read here otherwise. */
   history?: readonly ThreadMessage[] | undefined;
+  /** The platform user asking; with `deps.scheduler`, the stream waits its turn under their share. */
+  userId?: string | undefined;
 }
 
 async function close(deps: ChatDeps, writer: ReplyWriter, failure: string | undefined): Promise<boolean> {
@@ -31,7 +36,8 @@ async function close(deps: ChatDeps, writer: ReplyWriter, failure: string | unde
 /**
  * A mention answered in its thread: the thread becomes the conversation, the
  * reply streams through the surface's writer (or edits in place), and a
- * failure ends in a short human line. Never rejects.
+ * failure ends in a short human line; so do a scheduler refusal (when to try
+ * again) and an abort (cancelled or stopped). Never rejects.
  */
 export async function converse(input: ConverseInput, deps: ChatDeps, signal?: AbortSignal): Promise<ChatOutcome> {
   const { surface, config } = deps;
@@ -46,24 +52,35 @@ export async function converse(input: ConverseInput, deps: ChatDeps, signal?: Ab
   let hadText = false;
   let refused = false;
   try {
-    const stream = deps.chat.streamMessage(
-      {
-        model: config.chatModel,
-        messages,
-        max_tokens: config.maxTokens ?? DEFAULT_MAX_TOKENS,
-        ...(config.system === undefined ? {} : { system: config.system }),
-      },
-      signal === undefined ? {} : { signal },
-    );
-    for await (const delta of stream.textDeltas()) {
-      hadText = true;
-      writer.append(delta);
-    }
-    refused = !hadText && (await stream.finalMessage()).stopReason === 'refusal';
+    await runModelCall(deps, { lane: 'stream', userId: input.userId, signal }, async (jobSignal) => {
+      const stream = deps.chat.streamMessage(
+        {
+          model: config.chatModel,
+          messages,
+          max_tokens: config.maxTokens ?? DEFAULT_MAX_TOKENS,
+          ...(config.system === undefined ? {} : { system: config.system }),
+        },
+        jobSignal === undefined ? {} : { signal: jobSignal },
+      );
+      for await (const delta of stream.textDeltas()) {
+        hadText = true;
+        writer.append(delta);
+      }
+      refused = !hadText && (await stream.finalMessage()).stopReason === 'refusal';
+    });
   } catch (error) {
+    if (error instanceof JobRejectedError) {
+      deps.logger.info({ reason: error.reason, retryAfterSeconds: error.retryAfterSeconds }, 'conversation refused by the scheduler');
+      await close(deps, writer, copy.busy(error.reason, error.retryAfterSeconds));
+      return 'rejected';
+    }
+    if (signal?.aborted === true) {
+      deps.logger.info({ reason: String(signal.reason), hadText }, 'conversation stopped');
+      await close(deps, writer, cancelledByTrigger(signal) ? copy.cancelled : copy.stopped);
+      return 'failed';
+    }
     deps.logger.error({ err: error, hadText }, 'conversation stream failed');
-    const line = signal?.aborted === true ? copy.stopped : copy.replyFailed(describeError(error), hadText);
-    await close(deps, writer, line);
+    await close(deps, writer, copy.replyFailed(describeError(error), hadText));
     return 'failed';
   }
   if (!hadText) {

@@ -1,4 +1,5 @@
 import type { ErrorDescription } from '../genai/describe-error.js';
+import type { JobRejectionReason } from '../jobs/job-rejected-error.js';
 
 /**
  * Every sentence the bot says on its own, in standard Markdown (each surface
@@ -27,9 +28,40 @@ function tooLargeNote(count: number): string {
   return count === 0 ? '' : ` ${plural(count, 'more')} ${count === 1 ? 'was' : 'were'} too large to upload here.`;
 }
 
+/** A wait in words: `about 20 seconds`, `about a minute`, `about 3 minutes`. */
+function about(seconds: number): string {
+  if (seconds < 60) return `about ${plural(Math.max(1, Math.round(seconds)), 'second')}`;
+  const minutes = Math.round(seconds / 60);
+  return minutes === 1 ? 'about a minute' : `about ${minutes} minutes`;
+}
+
+function placeInLine(position: number): string {
+  return position === 1 ? 'next in line' : `#${position} in line`;
+}
+
 export const copy = {
   thinking: '_Thinking…_',
+  /** The work stopped for shutdown (or a caller's abort other than a deleted trigger). */
   stopped: '_Stopped._',
+  /**
+   * The trigger message was deleted and the work stopped. The progress or
+   * reply message keeps this note instead of disappearing: the thread still
+   * says what became of the request, and surfaces need no delete.
+   */
+  cancelled: '_Cancelled._',
+
+  /** The scheduler turned the request away; nothing was sent to the model. */
+  busy: (reason: JobRejectionReason, retryAfterSeconds: number): string => {
+    const when = `Try again in ${about(retryAfterSeconds)}.`;
+    switch (reason) {
+      case 'user_limit':
+        return `⏳ You already have requests on the way. ${when}`;
+      case 'queue_full':
+        return `⏳ I'm very busy right now. ${when}`;
+      case 'shutting_down':
+        return `I'm restarting. ${when}`;
+    }
+  },
   noReplyText: 'I have no answer to that one. Try asking differently.',
   replyRefused: "I can't help with that one. Try rewording it.",
 
@@ -45,6 +77,7 @@ export const copy = {
     `${quote(given, 20)} isn't a supported aspect ratio. Use one of: ${allowed.join(', ')}.`,
 
   imagining: (prompt: string): string => `🎨 Generating ${quote(prompt)}…`,
+  imagineQueued: (prompt: string, position: number): string => `⏳ ${quote(prompt)} is ${placeInLine(position)}.`,
   imagineDone: (prompt: string, result: { uploaded: number; tooLarge: number }): string =>
     `🎨 Done: ${plural(result.uploaded, 'image')} for ${quote(prompt)}.${tooLargeNote(result.tooLarge)}`,
   imagineFailed: (prompt: string, description: ErrorDescription): string =>
@@ -58,6 +91,8 @@ export const copy = {
   unsupportedImage: (name: string, reason: string): string => `I can't edit ${quote(name, 80)}: ${reason}`,
   downloadFailed: (name: string): string => `I couldn't download ${quote(name, 80)}. Trying again may help.`,
   editing: (instruction: string): string => `🖌️ Editing the image: ${quote(instruction)}…`,
+  editQueued: (instruction: string, position: number): string =>
+    `⏳ Your edit ${quote(instruction)} is ${placeInLine(position)}.`,
   editDone: (instruction: string, result: { uploaded: number; tooLarge: number }): string =>
     `🖌️ Done: ${plural(result.uploaded, 'edited image')} for ${quote(instruction)}.${tooLargeNote(result.tooLarge)}`,
   editFailed: (instruction: string, description: ErrorDescription): string =>

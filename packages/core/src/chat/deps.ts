@@ -1,3 +1,4 @@
+import type { JobScheduler } from '../jobs/job-scheduler.js';
 import type { Clock } from './clock.js';
 import type { ChatLogger, ChatModel, ImageModel } from './ports.js';
 import type { ChatSurface } from './surface.js';
@@ -24,7 +25,15 @@ export interface ChatDeps {
   config: ChatConfig;
   logger: ChatLogger;
   clock?: Clock;
+  /**
+   * Shared admission of model calls (one per process). Used only for inputs
+   * that carry a `userId`; without either, calls run at once.
+   */
+  scheduler?: JobScheduler | undefined;
 }
 
-/** How a use case ended: done, refused before anything was sent (bad input), or failed (the user was told). */
+/**
+ * How a use case ended: done, refused before anything was sent (bad input,
+ * or the scheduler's limits), or failed (the user was told).
+ */
 export type ChatOutcome = 'done' | 'rejected' | 'failed';

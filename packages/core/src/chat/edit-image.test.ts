@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tinyPng } from '../genai/test-fixtures.js';
+import { JobScheduler } from '../jobs/job-scheduler.js';
 import type { GeneratedImage, InputImage } from '../genai/types.js';
 import { editImage } from './edit-image.js';
 import type { ChatDeps } from './deps.js';
@@ -61,5 +62,68 @@ describe('editImage', () => {
     expect(outcome).toBe('rejected');
     expect(surface.texts()).toEqual(['I couldn\'t download “gone.png”. Trying again may help.']);
     expect(model.sent).toEqual([]);
+  });
+});
+
+describe('editImage under the job scheduler', () => {
+  const instant = { now: () => 0, sleep: async () => {} };
+  const candidates = [{ id: 'photo', name: 'photo.png', mimeType: 'image/png' }];
+
+  async function until(probe: () => boolean): Promise<void> {
+    while (!probe()) await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+
+  /** A model whose first call waits until `release()`; later calls answer at once. */
+  function heldModel(): ImageModel & { calls: number; release: () => void } {
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const model = {
+      calls: 0,
+      release: () => release(),
+      async generateImages(): Promise<GeneratedImage[]> {
+        model.calls += 1;
+        if (model.calls === 1) await held;
+        return [{ mimeType: 'image/png', extension: 'png', bytes: tinyPng() }];
+      },
+    };
+    return model;
+  }
+
+  it('shows a waiting edit its place in line, then edits as before', async () => {
+    const surface = new RecordingSurface({ files: { photo: tinyPng() } });
+    const history: string[] = [];
+    const edit = surface.edit.bind(surface);
+    surface.edit = async (message, text) => {
+      if (message.messageId === 'm2') history.push(text);
+      return edit(message, text);
+    };
+    const model = heldModel();
+    const scheduled = { ...deps(surface, model), clock: instant, scheduler: new JobScheduler({ image: { concurrency: 1 } }) };
+    const first = editImage({ target, instruction: 'brighter', candidates, userId: 'U1' }, scheduled);
+    const second = editImage({ target, instruction: 'darker', candidates, userId: 'U2' }, scheduled);
+    await until(() => surface.texts()[1]?.startsWith('⏳') === true);
+    expect(surface.texts()[1]).toBe('⏳ Your edit “darker” is next in line.');
+    model.release();
+    expect(await Promise.all([first, second])).toEqual(['done', 'done']);
+    expect(history).toEqual([
+      '⏳ Your edit “darker” is next in line.',
+      '🖌️ Editing the image: “darker”…',
+      '🖌️ Done: 1 edited image for “darker”.',
+    ]);
+  });
+
+  it("turns the progress message into when to try again when the user is over their share; the model sees nothing", async () => {
+    const surface = new RecordingSurface({ files: { photo: tinyPng() } });
+    const model = heldModel();
+    const scheduled = { ...deps(surface, model), scheduler: new JobScheduler({ image: { perUser: 1 } }) };
+    const first = editImage({ target, instruction: 'brighter', candidates, userId: 'U1' }, scheduled);
+    await until(() => model.calls === 1);
+    expect(await editImage({ target, instruction: 'darker', candidates, userId: 'U1' }, scheduled)).toBe('rejected');
+    expect(surface.texts()[1]).toBe('⏳ You already have requests on the way. Try again in about 20 seconds.');
+    expect(model.calls).toBe(1);
+    model.release();
+    expect(await first).toBe('done');
   });
 });

@@ -8,7 +8,11 @@ import { copy } from './copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
 import { MAX_PROMPT_CHARS } from './imagine.js';
 import { withRetries } from './retry.js';
-import { say, StatusMessage } from './status-message.js';
+import { cancelledByTrigger } from '../jobs/cancellation-registry.js';
+import { JobRejectedError } from '../jobs/job-rejected-error.js';
+import { ProgressMessage } from '../jobs/progress-message.js';
+import { runModelCall } from '../jobs/run-model-call.js';
+import { say } from './status-message.js';
 import type { AttachmentRef, ChatTarget } from './surface.js';
 import { deliverImages } from './upload-images.js';
 
@@ -21,6 +25,8 @@ export interface EditImageInput {
    * replies to, then the thread's, latest first. The first image is edited.
    */
   candidates: readonly AttachmentRef[];
+  /** The platform user asking; with `deps.scheduler`, the edit waits its turn under their share. */
+  userId?: string | undefined;
 }
 
 /** The image to edit, or why there is none to send. */
@@ -70,35 +76,60 @@ async function loadSource(deps: ChatDeps, source: AttachmentRef, signal: AbortSi
  * Edits the first image among the candidates with the instruction: a
  * progress message at once, the source checked (type and size, from its
  * bytes) before anything is sent, the result uploaded into the thread, and
- * the progress message turned into a done line or a short human error.
- * Never rejects: failures are logged and shown.
+ * the progress message turned into a done line or a short human error. While
+ * the call waits its turn the progress message shows its place in line; a
+ * scheduler refusal says when to try again. Never rejects: failures are
+ * logged and shown.
  */
 export async function editImage(input: EditImageInput, deps: ChatDeps, signal?: AbortSignal): Promise<ChatOutcome> {
   const instruction = input.instruction.trim();
-  let status: StatusMessage | undefined;
+  let progress: ProgressMessage | undefined;
   try {
     const picked = pickSource(instruction, input.candidates);
     if (!picked.ok) {
       await say(deps, input.target, picked.answer);
       return 'rejected';
     }
-    status = await StatusMessage.post(deps, input.target, copy.editing(instruction));
+    const shown = new ProgressMessage(deps, input.target);
+    progress = shown;
+    const working = copy.editing(instruction);
+    await shown.started(working);
     const loaded = await loadSource(deps, picked.source, signal);
     if (!loaded.ok) {
-      await status.update(loaded.answer);
+      await shown.finish(loaded.answer);
       return 'rejected';
     }
-    const images = await deps.images.generateImages(
-      deps.config.imageModel,
-      { prompt: instruction, image: loaded.image },
-      signal === undefined ? {} : { signal },
-    );
+    const scheduling = {
+      lane: 'image',
+      userId: input.userId,
+      signal,
+      onQueued: (position: number) => shown.queued(copy.editQueued(instruction, position)),
+    } as const;
+    const images = await runModelCall(deps, scheduling, async (jobSignal) => {
+      // Back to the working text when it waited in line; nothing changes otherwise.
+      await shown.started(working);
+      return deps.images.generateImages(
+        deps.config.imageModel,
+        { prompt: instruction, image: loaded.image },
+        jobSignal === undefined ? {} : { signal: jobSignal },
+      );
+    });
     const uploaded = await deliverImages(deps, input.target, images, instruction, copy.editComment(instruction));
-    await status.update(uploaded.ok ? copy.editDone(instruction, uploaded.result) : uploaded.answer);
+    await shown.finish(uploaded.ok ? copy.editDone(instruction, uploaded.result) : uploaded.answer);
     return uploaded.ok ? 'done' : 'failed';
   } catch (error) {
+    if (error instanceof JobRejectedError) {
+      deps.logger.info({ reason: error.reason, retryAfterSeconds: error.retryAfterSeconds }, 'image edit refused by the scheduler');
+      await progress?.finish(copy.busy(error.reason, error.retryAfterSeconds));
+      return 'rejected';
+    }
+    if (signal?.aborted === true) {
+      deps.logger.info({ reason: String(signal.reason) }, 'image edit stopped');
+      await progress?.finish(cancelledByTrigger(signal) ? copy.cancelled : copy.stopped);
+      return 'failed';
+    }
     deps.logger.error({ err: error }, 'image edit failed');
-    await status?.update(copy.editFailed(instruction, describeError(error)));
+    await progress?.finish(copy.editFailed(instruction, describeError(error)));
     return 'failed';
   }
 }

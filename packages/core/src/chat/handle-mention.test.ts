@@ -1,6 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPng } from '../genai/test-fixtures.js';
+import { JobScheduler } from '../jobs/job-scheduler.js';
 import { handleMention } from './handle-mention.js';
 import { RecordingSurface } from './testing/recording-surface.js';
 import { startService, type Service } from './testing/service.js';
@@ -111,5 +112,23 @@ describe('handleMention against the emulator', () => {
     expect(surface.texts()).toHaveLength(1);
     expect(surface.texts()[0]).toMatch(/^⚠️ Couldn't edit the image for .*Blocked for safety/);
     expect(surface.uploads).toHaveLength(0);
+  });
+});
+
+describe('handleMention under the job scheduler', () => {
+  it("passes the user on to the edit or the conversation, so the scheduler's answer reaches them", async () => {
+    const scheduler = new JobScheduler();
+    scheduler.shutdown();
+    const before = serviceCalls();
+    const editing = new RecordingSurface({ files });
+    const edit = { target, trigger: message(alice, 'make it blue', [png]), userId: alice.id };
+    expect(await handleMention(edit, { ...service.deps(editing), scheduler })).toBe('rejected');
+    expect(editing.texts()).toEqual(["I'm restarting. Try again in about a minute."]);
+
+    const talking = new RecordingSurface({ progress: true });
+    const question = { target, trigger: message(bob, 'how are you?'), userId: bob.id };
+    expect(await handleMention(question, { ...service.deps(talking), scheduler })).toBe('rejected');
+    expect(talking.texts()).toEqual(["I'm restarting. Try again in about a minute."]);
+    expect(serviceCalls()).toBe(before);
   });
 });

@@ -14,6 +14,8 @@ export interface MentionInput {
   trigger: ThreadMessage;
   /** The message the mention replies to (Discord replies), if any. */
   referenced?: ThreadMessage | undefined;
+  /** The platform user asking; with `deps.scheduler`, the model call waits its turn under their share. */
+  userId?: string | undefined;
 }
 
 /** The thread's images before the trigger, latest message first. */
@@ -42,13 +44,13 @@ export async function handleMention(input: MentionInput, deps: ChatDeps, signal?
   }
   const direct = [...own, ...(input.referenced?.attachments ?? [])].filter(isImageAttachment);
   if (direct.length > 0) {
-    return editImage({ target: input.target, instruction: input.trigger.text, candidates: direct }, deps, signal);
+    return editImage({ target: input.target, instruction: input.trigger.text, candidates: direct, userId: input.userId }, deps, signal);
   }
 
   const history = await readThreadOrNothing(deps, input.target, signal);
   const fromThread = threadImages(history, input.trigger);
   if (fromThread.length > 0) {
-    return editImage({ target: input.target, instruction: input.trigger.text, candidates: fromThread }, deps, signal);
+    return editImage({ target: input.target, instruction: input.trigger.text, candidates: fromThread, userId: input.userId }, deps, signal);
   }
-  return converse({ target: input.target, trigger: input.trigger, history }, deps, signal);
+  return converse({ target: input.target, trigger: input.trigger, history, userId: input.userId }, deps, signal);
 }

@@ -4,7 +4,11 @@ import { UsageError } from '../genai/errors.js';
 import { ASPECT_RATIOS, type AspectRatio } from '../genai/types.js';
 import { copy } from './copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
-import { say, StatusMessage } from './status-message.js';
+import { cancelledByTrigger } from '../jobs/cancellation-registry.js';
+import { JobRejectedError } from '../jobs/job-rejected-error.js';
+import { ProgressMessage } from '../jobs/progress-message.js';
+import { runModelCall } from '../jobs/run-model-call.js';
+import { say } from './status-message.js';
 import type { ChatTarget } from './surface.js';
 import { deliverImages } from './upload-images.js';
 
@@ -16,6 +20,8 @@ export interface ImagineInput {
   prompt: string;
   /** As the user typed it (`16:9`); validated here. */
   aspectRatio?: string | undefined;
+  /** The platform user asking; with `deps.scheduler`, the generation waits its turn under their share. */
+  userId?: string | undefined;
 }
 
 type Checked = { ok: true; prompt: string; aspectRatio: AspectRatio | undefined } | { ok: false; answer: string };
@@ -36,13 +42,15 @@ function check(input: ImagineInput): Checked {
 
 /**
  * `/imagine`: bad input gets a short answer and nothing is sent; otherwise a
- * progress message naming the prompt at once, the images uploaded with the
- * prompt as their comment, and the progress message turned into a done line
- * or a short human error. Never rejects: failures are logged and shown.
+ * progress message naming the prompt (while the call waits its turn: its
+ * place in line, kept current), the images uploaded with the prompt as their
+ * comment, and the progress message turned into a done line or a short human
+ * error. Refused by the scheduler: a short answer saying when to try again.
+ * Never rejects: failures are logged and shown.
  */
 export async function imagine(input: ImagineInput, deps: ChatDeps, signal?: AbortSignal): Promise<ChatOutcome> {
   const log = deps.logger;
-  let status: StatusMessage | undefined;
+  let progress: ProgressMessage | undefined;
   try {
     const checked = check(input);
     if (!checked.ok) {
@@ -50,18 +58,39 @@ export async function imagine(input: ImagineInput, deps: ChatDeps, signal?: Abor
       return 'rejected';
     }
     const { prompt, aspectRatio } = checked;
-    status = await StatusMessage.post(deps, input.target, copy.imagining(prompt));
-    const images = await deps.images.generateImages(
-      deps.config.imageModel,
-      { prompt, ...(aspectRatio === undefined ? {} : { aspectRatio }) },
-      signal === undefined ? {} : { signal },
-    );
+    const shown = new ProgressMessage(deps, input.target);
+    progress = shown;
+    const scheduling = {
+      lane: 'image',
+      userId: input.userId,
+      signal,
+      onQueued: (position: number) => shown.queued(copy.imagineQueued(prompt, position)),
+    } as const;
+    const images = await runModelCall(deps, scheduling, async (jobSignal) => {
+      await shown.started(copy.imagining(prompt));
+      return deps.images.generateImages(
+        deps.config.imageModel,
+        { prompt, ...(aspectRatio === undefined ? {} : { aspectRatio }) },
+        jobSignal === undefined ? {} : { signal: jobSignal },
+      );
+    });
     const uploaded = await deliverImages(deps, input.target, images, prompt, copy.imageComment(prompt));
-    await status.update(uploaded.ok ? copy.imagineDone(prompt, uploaded.result) : uploaded.answer);
+    await shown.finish(uploaded.ok ? copy.imagineDone(prompt, uploaded.result) : uploaded.answer);
     return uploaded.ok ? 'done' : 'failed';
   } catch (error) {
+    if (error instanceof JobRejectedError) {
+      log.info({ reason: error.reason, retryAfterSeconds: error.retryAfterSeconds }, 'imagine refused by the scheduler');
+      await progress?.finish(copy.busy(error.reason, error.retryAfterSeconds));
+      return 'rejected';
+    }
+    if (signal?.aborted === true) {
+      log.info({ reason: String(signal.reason) }, 'imagine stopped');
+      // Nothing on screen yet: nothing to say about a request the user withdrew.
+      if (progress?.posted === true) await progress.finish(cancelledByTrigger(signal) ? copy.cancelled : copy.stopped);
+      return 'failed';
+    }
     log.error({ err: error }, 'imagine failed');
-    await status?.update(copy.imagineFailed(input.prompt, describeError(error)));
+    await progress?.finish(copy.imagineFailed(input.prompt, describeError(error)));
     return 'failed';
   }
 }

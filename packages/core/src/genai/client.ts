@@ -1,13 +1,14 @@
 import pino, { type Logger } from 'pino';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
+import { BackoffGate } from './backoff-gate.js';
 import { Deadline } from './deadline.js';
 import { ServiceError, type ServiceOperation } from './errors.js';
 import { httpError } from './http-error.js';
 import { extractImages } from './images.js';
 import { AccumulatingMessageStream, type MessageStream } from './message-stream.js';
 import { noOutputError } from './no-output.js';
-import { isConnectionReset, isRetryableStatus, retryDelayMs, sleep } from './retry-policy.js';
+import { isConnectionReset, isPushback, isRetryableStatus, retryDelayMs, sleep } from './retry-policy.js';
 import { GenerateContentResponseSchema } from './schemas.js';
 import { parseMessageEvents } from './sse.js';
 import { extractText } from './text.js';
@@ -78,6 +79,8 @@ export class GenAiClient {
   readonly #backoff: { baseDelayMs: number; maxDelayMs: number };
   readonly #imageTimeoutMs: number;
   readonly #textTimeoutMs: number;
+  /** Held shut while the service pushes back; every attempt of every call passes it first. */
+  readonly #gate: BackoffGate;
 
   constructor(options: GenAiClientOptions) {
     this.#endpoint = parseBaseUrl(options.baseUrl);
@@ -87,6 +90,7 @@ export class GenAiClient {
     this.#backoff = { baseDelayMs: options.retryBaseDelayMs ?? 500, maxDelayMs: options.retryMaxDelayMs ?? 20_000 };
     this.#imageTimeoutMs = options.imageTimeoutMs ?? 120_000;
     this.#textTimeoutMs = options.textTimeoutMs ?? 60_000;
+    this.#gate = new BackoffGate({ logger: this.#logger });
     // Our own deadlines govern timeouts (per operation, idle for streams), so undici's are off.
     this.#pool = new Pool(this.#endpoint.origin, {
       connections: options.connections ?? 16,
@@ -261,6 +265,8 @@ export class GenAiClient {
 
   async #withRetries<T>(context: CallContext, attempt: (attempt: number) => Promise<T>): Promise<T> {
     for (let number = 1; ; number++) {
+      // Outside the deadline: time spent held back by the service is not the service being slow.
+      await this.#gate.wait(context.signal);
       try {
         return await attempt(number);
       } catch (thrown) {
@@ -274,20 +280,25 @@ export class GenAiClient {
             'service request failed',
           );
         }
+        const { status, retryAfterSeconds } = failure.error;
+        const delayMs = retryDelayMs(number, this.#backoff, retryAfterSeconds);
+        // Even a request that gives up holds the others: the service asked all of us to wait.
+        const pushback = isPushback(status, retryAfterSeconds);
+        if (pushback) this.#gate.close(delayMs, { operation: context.operation, model: context.model, status });
         if (!failure.retry || number > this.#maxRetries) throw failure.error;
-        const delayMs = retryDelayMs(number, this.#backoff, failure.error.retryAfterSeconds);
         this.#logger.warn(
           {
             operation: context.operation,
             model: context.model,
             attempt: number,
-            status: failure.error.status,
+            status,
             errorType: failure.error.errorType,
             delayMs,
           },
           'retrying service request',
         );
-        await sleep(delayMs, context.signal);
+        // After a pushback the next turn of the loop waits at the gate with everyone else.
+        if (!pushback) await sleep(delayMs, context.signal);
       }
     }
   }

@@ -2,6 +2,7 @@ export { ASPECT_RATIOS } from './types.js';
 export type * from './types.js';
 export * from './errors.js';
 export { GenAiClient, type CallOptions, type GenAiClientOptions, type GenerateContentAuth, type ImageInput } from './client.js';
+export { BackoffGate, type BackoffGateOptions, type GateClock, type GateLogger } from './backoff-gate.js';
 export type { MessageStream } from './message-stream.js';
 export { extractImages, readInputImage, MAX_INLINE_IMAGE_BYTES } from './images.js';
 export { extractText } from './text.js';

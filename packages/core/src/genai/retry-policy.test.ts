@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { isConnectionReset, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from './retry-policy.js';
+import { isConnectionReset, isPushback, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from './retry-policy.js';
 
 describe('retry policy', () => {
   it('retries the transient statuses only', () => {
     for (const status of [408, 429, 500, 502, 503, 504, 529]) expect(isRetryableStatus(status)).toBe(true);
     for (const status of [400, 401, 403, 404, 413, 501]) expect(isRetryableStatus(status)).toBe(false);
+  });
+
+  it('treats 429, 529 and a 503 with retry-after as the service pushing back on everyone', () => {
+    expect(isPushback(429, undefined)).toBe(true);
+    expect(isPushback(529, undefined)).toBe(true);
+    expect(isPushback(503, 2)).toBe(true);
+    expect(isPushback(503, undefined)).toBe(false);
+    expect(isPushback(500, 1)).toBe(false);
+    expect(isPushback(undefined, undefined)).toBe(false);
   });
 
   it('reads retry-after as seconds or as an HTTP date', () => {

@@ -9,6 +9,15 @@ export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);
 }
 
+/**
+ * The service telling every caller to slow down (not just this request):
+ * 429, 529, or a 503 that says for how long. The client then holds all its
+ * requests, not only the one that failed.
+ */
+export function isPushback(status: number | undefined, retryAfterSeconds: number | undefined): boolean {
+  return status === 429 || status === 529 || (status === 503 && retryAfterSeconds !== undefined);
+}
+
 export function isConnectionReset(error: unknown): boolean {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     const code = (current as { code?: unknown }).code;

@@ -1,0 +1,209 @@
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { GeneratedImage } from '../genai/types.js';
+import { tinyPng } from '../genai/test-fixtures.js';
+import { CancellationRegistry } from '../jobs/cancellation-registry.js';
+import { JobScheduler } from '../jobs/job-scheduler.js';
+import type { ChatDeps } from './deps.js';
+import { imagine } from './imagine.js';
+import type { ChatModel, ImageModel } from './ports.js';
+import type { ChatTarget, MessageRef } from './surface.js';
+import { RecordingSurface } from './testing/recording-surface.js';
+
+/** Keeps every text each message showed, in order, with the fake time it appeared. */
+class HistorySurface extends RecordingSurface {
+  readonly shown: Array<{ id: string; text: string; at: number }> = [];
+
+  override async post(target: ChatTarget, text: string): Promise<MessageRef> {
+    const ref = await super.post(target, text);
+    this.shown.push({ id: ref.messageId, text, at: Date.now() });
+    return ref;
+  }
+
+  override async edit(message: MessageRef, text: string): Promise<void> {
+    await super.edit(message, text);
+    this.shown.push({ id: message.messageId, text, at: Date.now() });
+  }
+
+  history(id: string): string[] {
+    return this.shown.filter((entry) => entry.id === id).map((entry) => entry.text);
+  }
+
+  times(id: string): number[] {
+    return this.shown.filter((entry) => entry.id === id).map((entry) => entry.at);
+  }
+}
+
+/** An image model whose calls end when the test says, or when their signal aborts. */
+class HeldImages implements ImageModel {
+  readonly calls: string[] = [];
+  readonly #release = new Map<string, () => void>();
+
+  generateImages(_model: string, input: { prompt: string }, options?: { signal?: AbortSignal }): Promise<GeneratedImage[]> {
+    this.calls.push(input.prompt);
+    return new Promise((resolve, reject) => {
+      const image: GeneratedImage = { mimeType: 'image/png', extension: 'png', bytes: tinyPng() };
+      this.#release.set(input.prompt, () => resolve([image]));
+      options?.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true });
+    });
+  }
+
+  release(prompt: string): void {
+    this.#release.get(prompt)?.();
+  }
+}
+
+const unusedChat: ChatModel = {
+  streamMessage: () => {
+    throw new Error('no conversation in these tests');
+  },
+};
+
+const channel = { channelId: 'C1' };
+
+function depsWith(surface: RecordingSurface, images: ImageModel, scheduler: JobScheduler): ChatDeps {
+  return {
+    surface,
+    images,
+    chat: unusedChat,
+    config: { imageModel: 'image-model-test', chatModel: 'chat-model-test' },
+    logger: pino({ level: 'silent' }),
+    scheduler,
+  };
+}
+
+/** Runs pending promise chains and due fake timers. */
+const settle = (ms = 0): Promise<void> => vi.advanceTimersByTimeAsync(ms).then(() => undefined);
+
+describe('imagine under the job scheduler', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('shows a waiting request its place in line, moves it up with spaced edits, then back to "Generating…"', async () => {
+    const surface = new HistorySurface({ limits: { minEditIntervalMs: 1_000 } });
+    const model = new HeldImages();
+    const deps = depsWith(surface, model, new JobScheduler({ image: { concurrency: 1 } }));
+    const outcomes = Promise.all(
+      (['first', 'second', 'third'] as const).map((prompt, i) => imagine({ target: channel, prompt, userId: `U${i}` }, deps)),
+    );
+    await settle();
+    expect(surface.texts()).toEqual(['🎨 Generating “first”…', '⏳ “second” is next in line.', '⏳ “third” is #2 in line.']);
+    expect(model.calls).toEqual(['first']);
+
+    await settle(100);
+    model.release('first');
+    await settle();
+    // The second starts at once; its message follows when the edit interval allows.
+    expect(model.calls).toEqual(['first', 'second']);
+    expect(surface.history('m3')).toEqual(['⏳ “third” is #2 in line.']);
+    await settle(900);
+    expect(surface.history('m2')).toEqual(['⏳ “second” is next in line.', '🎨 Generating “second”…']);
+    expect(surface.history('m3')).toEqual(['⏳ “third” is #2 in line.', '⏳ “third” is next in line.']);
+
+    model.release('second');
+    await settle();
+    expect(model.calls).toEqual(['first', 'second', 'third']);
+    await settle(1_000);
+    model.release('third');
+    await settle(1_000);
+    expect(await outcomes).toEqual(['done', 'done', 'done']);
+
+    expect(surface.history('m1')).toEqual(['🎨 Generating “first”…', '🎨 Done: 1 image for “first”.']);
+    expect(surface.history('m3')).toEqual([
+      '⏳ “third” is #2 in line.',
+      '⏳ “third” is next in line.',
+      '🎨 Generating “third”…',
+      '🎨 Done: 1 image for “third”.',
+    ]);
+    const times = surface.times('m3');
+    for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(1_000);
+    expect(surface.uploads).toHaveLength(3);
+  });
+
+  it('coalesces moves inside one edit interval: only the latest place is shown', async () => {
+    const surface = new HistorySurface({ limits: { minEditIntervalMs: 1_000 } });
+    const model = new HeldImages();
+    const deps = depsWith(surface, model, new JobScheduler({ image: { concurrency: 1 } }));
+    const prompts = ['a', 'b', 'c', 'd'];
+    const outcomes = Promise.all(prompts.map((prompt, i) => imagine({ target: channel, prompt, userId: `U${i}` }, deps)));
+    await settle();
+    model.release('a');
+    await settle();
+    model.release('b');
+    await settle(1_000);
+    expect(surface.history('m4')).toEqual(['⏳ “d” is #3 in line.', '⏳ “d” is next in line.']);
+    model.release('c');
+    await settle(1_000);
+    model.release('d');
+    await settle(1_000);
+    expect(await outcomes).toEqual(['done', 'done', 'done', 'done']);
+  });
+
+  it('refuses a user over their share with when to try again, sending nothing to the model', async () => {
+    const surface = new HistorySurface();
+    const model = new HeldImages();
+    const deps = depsWith(surface, model, new JobScheduler({ image: { perUser: 1, typicalDurationMs: 30_000 } }));
+    const running = imagine({ target: channel, prompt: 'a fox', userId: 'U1' }, deps);
+    await settle();
+    expect(await imagine({ target: channel, prompt: 'a hen', userId: 'U1' }, deps)).toBe('rejected');
+    expect(surface.texts()).toEqual(['🎨 Generating “a fox”…', '⏳ You already have requests on the way. Try again in about 30 seconds.']);
+    expect(model.calls).toEqual(['a fox']);
+    model.release('a fox');
+    await settle();
+    expect(await running).toBe('done');
+  });
+
+  it('turns away new work politely when the line is full', async () => {
+    const surface = new HistorySurface();
+    const model = new HeldImages();
+    const deps = depsWith(surface, model, new JobScheduler({ image: { concurrency: 1, queueLimit: 0 } }));
+    const running = imagine({ target: channel, prompt: 'a fox', userId: 'U1' }, deps);
+    await settle();
+    expect(await imagine({ target: channel, prompt: 'a hen', userId: 'U2' }, deps)).toBe('rejected');
+    expect(surface.texts()[1]).toBe("⏳ I'm very busy right now. Try again in about 20 seconds.");
+    model.release('a fox');
+    await settle();
+    await running;
+  });
+
+  it('runs at once, unscheduled, when the input carries no user', async () => {
+    const surface = new HistorySurface();
+    const model = new HeldImages();
+    const scheduler = new JobScheduler({ image: { concurrency: 1 } });
+    const deps = depsWith(surface, model, scheduler);
+    const outcomes = Promise.all([imagine({ target: channel, prompt: 'one' }, deps), imagine({ target: channel, prompt: 'two' }, deps)]);
+    await settle();
+    expect(model.calls).toEqual(['one', 'two']);
+    expect(scheduler.stats().image).toEqual({ running: 0, queued: 0 });
+    model.release('one');
+    model.release('two');
+    await settle();
+    expect(await outcomes).toEqual(['done', 'done']);
+  });
+
+  it('a deleted trigger stops the request, waiting or running: the model call ends and the message says so', async () => {
+    const surface = new HistorySurface({ limits: { minEditIntervalMs: 1_000 } });
+    const model = new HeldImages();
+    const deps = depsWith(surface, model, new JobScheduler({ image: { concurrency: 1 } }));
+    const registry = new CancellationRegistry();
+    const run = (key: string, prompt: string, userId: string): Promise<string> =>
+      registry.run(key, (signal) => imagine({ target: channel, prompt, userId }, deps, signal));
+    const running = run('slack:C1:1.1', 'running', 'U1');
+    const waiting = run('slack:C1:1.2', 'waiting', 'U2');
+    await settle();
+    expect(surface.texts()).toEqual(['🎨 Generating “running”…', '⏳ “waiting” is next in line.']);
+
+    registry.cancel('slack:C1:1.2');
+    registry.cancel('slack:C1:1.1');
+    await settle(1_000);
+    expect(await Promise.all([running, waiting])).toEqual(['failed', 'failed']);
+    expect(model.calls).toEqual(['running']);
+    expect(surface.texts()).toEqual(['_Cancelled._', '_Cancelled._']);
+    expect(surface.uploads).toHaveLength(0);
+    expect(registry.size).toBe(0);
+  });
+});
