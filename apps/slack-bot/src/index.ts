@@ -1,0 +1,1 @@
+export { startSlackBot, type SlackBot, type SlackBotOptions } from './slack-bot.js';

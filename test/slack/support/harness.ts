@@ -1,0 +1,168 @@
+import { Writable } from 'node:stream';
+import { createLogger, GenAiClient, loadConfig } from '@genbot/core';
+import { startEmulator, type Emulator } from '@genbot/emulator';
+import { startSlackFake, type SlackFake, type SlackMessage } from '@genbot/fakes';
+import { startSlackBot, type SlackBot } from '@genbot/slack-bot';
+
+export type Mode = 'http' | 'socket';
+export type Streaming = 'edit' | 'native';
+
+/** Unusual values, so finding one anywhere is never a coincidence. */
+export const SECRETS = {
+  botToken: 'xoxb-e2e-7Qv2kLm9ZtW4',
+  appToken: 'xapp-e2e-3Hn8cRx5YpB1',
+  signingSecret: 'sigsec-e2e-9Jd4wTq6UfE2',
+  apiKey: 'genai-key-e2e-5Mz7pKs3VaL8',
+} as const;
+
+export const CHANNEL = 'C1';
+
+export interface Harness {
+  mode: Mode;
+  streaming: Streaming;
+  slack: SlackFake;
+  emulator: Emulator;
+  bot: SlackBot;
+  /** Every log line the bot (and its clients) wrote. */
+  logs(): string;
+  close(): Promise<void>;
+}
+
+/** The fake Slack workspace, the service emulator and the real bot (Bolt) on loopback, wired together. */
+export async function startHarness(options: { mode: Mode; streaming?: Streaming; webClientRetries?: number }): Promise<Harness> {
+  const streaming = options.streaming ?? 'edit';
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  // No `secrets` given to the logger: the bot itself must never write one.
+  const logger = createLogger({ level: 'debug', destination });
+  // The fake first: the bot calls auth.test as it starts.
+  const slack = await startSlackFake({
+    botToken: SECRETS.botToken,
+    appToken: SECRETS.appToken,
+    signingSecret: SECRETS.signingSecret,
+    retryDelaysMs: [50, 100, 100],
+  });
+  const emulator = await startEmulator({ apiKey: SECRETS.apiKey });
+  const client = new GenAiClient({ baseUrl: emulator.url, apiKey: SECRETS.apiKey, retryBaseDelayMs: 5, logger });
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: SECRETS.botToken,
+    ...(options.mode === 'socket' ? { SLACK_APP_TOKEN: SECRETS.appToken } : { SLACK_SIGNING_SECRET: SECRETS.signingSecret }),
+    SLACK_API_URL: slack.apiUrl,
+    SLACK_PORT: '0',
+    SLACK_STREAMING: streaming,
+  });
+  const bot = await startSlackBot({
+    slack: config.slack,
+    models: { client, chatModel: 'claude-e2e', imageModel: 'gemini-image-e2e' },
+    logger,
+    webClientRetries: options.webClientRetries ?? 1,
+  });
+  if (options.mode === 'http') {
+    slack.deliverTo(`http://127.0.0.1:${String(bot.port)}/slack/events`);
+  } else {
+    await slack.waitFor(() => slack.socketConnected, { timeoutMs: 10_000 });
+  }
+  return {
+    mode: options.mode,
+    streaming,
+    slack,
+    emulator,
+    bot,
+    logs: () => lines.join(''),
+    close: async () => {
+      await bot.stop({ drainMs: 2_000 });
+      await slack.close();
+      await emulator.close();
+    },
+  };
+}
+
+/** The bot's messages in a thread, oldest first. */
+export function botReplies(slack: SlackFake, threadTs: string): SlackMessage[] {
+  return slack.workspace.botMessages(slack.identity.botUserId, { channel: CHANNEL, threadTs });
+}
+
+/**
+ * Waits until the bot's messages in the thread satisfy `done` (a stream, if
+ * any, stopped) and then stay unchanged for a moment, and answers them. Rate
+ * limits and slow models make gaps in a reply, so "quiet for a while" alone is
+ * no sign that it is complete.
+ */
+export function repliesWhen(
+  slack: SlackFake,
+  threadTs: string,
+  done: (replies: SlackMessage[]) => boolean,
+  timeoutMs = 30_000,
+): Promise<SlackMessage[]> {
+  return slack.waitFor(
+    () => {
+      const replies = botReplies(slack, threadTs);
+      const streaming = replies.some((m) => m.stream?.state === 'streaming');
+      return !streaming && done(replies) ? replies : undefined;
+    },
+    { timeoutMs, quietMs: 1_000 },
+  );
+}
+
+/** The bot's single reply in the thread once its text is `expected`. */
+export async function replyWithText(slack: SlackFake, threadTs: string, expected: string): Promise<SlackMessage[]> {
+  return repliesWhen(slack, threadTs, (replies) => replies.length === 1 && replies[0]?.text === expected);
+}
+
+/** The bot's single reply in the thread once its text matches `pattern`. */
+export async function replyMatching(slack: SlackFake, threadTs: string, pattern: RegExp): Promise<SlackMessage[]> {
+  return repliesWhen(slack, threadTs, (replies) => replies.length === 1 && pattern.test(replies[0]?.text ?? ''));
+}
+
+/** Waits for the emulator to receive a request matching `path` after `since` requests. */
+export async function requestSeen(harness: Harness, path: RegExp, since: number): Promise<unknown> {
+  const { emulator, slack } = harness;
+  const found = await slack.waitFor(() => emulator.requests.slice(since).find((r) => path.test(r.path)), { timeoutMs: 15_000 });
+  return found.body;
+}
+
+/**
+ * The reply the emulator gives to a conversation, computed by sending the
+ * exact request the bot sent again without streaming (the emulator's text is
+ * deterministic).
+ */
+export async function expectedReply(harness: Harness, since: number): Promise<string> {
+  const body = await requestSeen(harness, /\/v1\/messages$/, since);
+  const response = await fetch(`${harness.emulator.url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': SECRETS.apiKey, 'anthropic-version': '2023-06-01' },
+    body: JSON.stringify({ ...(body as object), stream: false }),
+  });
+  const json = (await response.json()) as { content: Array<{ type: string; text?: string }> };
+  return json.content.map((block) => block.text ?? '').join('');
+}
+
+export function generateContentRequests(harness: Harness, since: number): number {
+  return harness.emulator.requests.slice(since).filter((r) => r.path.includes(':generateContent')).length;
+}
+
+export function messagesRequests(harness: Harness, since: number): number {
+  return harness.emulator.requests.slice(since).filter((r) => r.path.endsWith('/v1/messages')).length;
+}
+
+/** Fails when a secret shows up in the bot's logs, the fake's record of API calls, or any message or file comment. */
+export function assertNoSecrets(harness: Harness): void {
+  const { slack } = harness;
+  const places: Array<[string, string]> = [
+    ['logs', harness.logs()],
+    ['api calls', JSON.stringify(slack.calls)],
+    ['messages', JSON.stringify([...slack.workspace.messages, ...slack.workspace.deleted, ...slack.workspace.ephemerals])],
+    ['files', JSON.stringify([...slack.workspace.files.values()].map((f) => [f.name, f.title, f.initialComment]))],
+  ];
+  for (const [where, text] of places) {
+    for (const [name, secret] of Object.entries(SECRETS)) {
+      if (text.includes(secret)) throw new Error(`${name} found in ${where}`);
+    }
+  }
+  if (!/"level":\d+/.test(harness.logs())) throw new Error('no log lines were captured');
+}
