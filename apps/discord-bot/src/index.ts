@@ -1,0 +1,3 @@
+export type { DiscordBot, DiscordBotOptions } from './bot.js';
+export { startDiscordBot } from './bot.js';
+export { registerCommands } from './register-commands.js';

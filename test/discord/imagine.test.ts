@@ -1,0 +1,127 @@
+import { copy } from '@genbot/core';
+import type { DiscordInteraction, DiscordMessage } from '@genbot/fakes';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everythingSaid, SECRETS, startHarness, type Harness } from './support/harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+function original(interaction: DiscordInteraction): DiscordMessage {
+  const message = interaction.originalMessageId === null ? undefined : h.fake.state.message(interaction.channelId, interaction.originalMessageId);
+  if (message === undefined) throw new Error('no original response');
+  return message;
+}
+
+function followUps(interaction: DiscordInteraction): DiscordMessage[] {
+  return interaction.followUpMessageIds.flatMap((id) => h.fake.state.message(interaction.channelId, id) ?? []);
+}
+
+/** Runs /imagine and waits until its original response stops saying it is working. */
+async function runImagine(options: Record<string, string>, timeoutMs = 15_000): Promise<DiscordInteraction> {
+  const started = h.fake.userRunsCommand({ user: 'ada', channelId: h.channelId, name: 'imagine', options });
+  return h.fake.waitFor((state) => {
+    const interaction = state.interaction(started.id);
+    if (interaction?.originalMessageId == null) return undefined;
+    const content = state.message(interaction.channelId, interaction.originalMessageId)?.content ?? '';
+    return content !== '' && content !== copy.imagining(options.prompt ?? '') ? interaction : undefined;
+  }, timeoutMs);
+}
+
+function ratio(size: { width?: number | undefined; height?: number | undefined }): number {
+  return (size.width ?? 0) / (size.height ?? 1);
+}
+
+describe('/imagine on Discord', () => {
+  it('registers /imagine with a required prompt and the aspect ratios as choices', () => {
+    const command = h.fake.state.guildCommands.find((candidate) => candidate.name === 'imagine');
+    expect(command?.options.map((option) => [option.name, option.required ?? false])).toEqual([
+      ['prompt', true],
+      ['aspect_ratio', false],
+    ]);
+    expect(command?.options[1]?.choices?.map((choice) => choice.value)).toContain('16:9');
+  });
+
+  it('shows a progress reply naming the prompt, then the images as attachments at the aspect ratio', async () => {
+    const interaction = await runImagine({ prompt: 'a lighthouse at dusk [images:2]', aspect_ratio: '16:9' });
+    expect(interaction.status).toBe('acknowledged');
+    expect(interaction.responseType).toBe(5);
+    expect((interaction.acknowledgedAt ?? Infinity) - interaction.createdAt).toBeLessThan(3_000);
+
+    const response = original(interaction);
+    const prompt = 'a lighthouse at dusk [images:2]';
+    expect(response.history.map((version) => version.content)).toContain(copy.imagining(prompt));
+    expect(response.content).toBe(copy.imagineDone(prompt, { uploaded: 2, tooLarge: 0 }));
+
+    const [upload, ...others] = followUps(interaction);
+    expect(others).toEqual([]);
+    expect(upload?.content).toBe(copy.imageComment(prompt));
+    expect(upload?.attachments).toHaveLength(2);
+    for (const attachment of upload?.attachments ?? []) {
+      expect(attachment.filename).toMatch(/^a-lighthouse-at-dusk-images-2-\d\.png$/);
+      const metadata = await sharp(attachment.bytes).metadata();
+      expect(metadata.format).toBe('png');
+      expect(ratio(metadata)).toBeCloseTo(16 / 9, 1);
+    }
+  });
+
+  it('uses the service’s format and a square by default', async () => {
+    const interaction = await runImagine({ prompt: 'a red fox [format:webp]' });
+    const [upload] = followUps(interaction);
+    const attachment = upload?.attachments[0];
+    expect(attachment?.filename).toMatch(/\.webp$/);
+    const metadata = await sharp(attachment?.bytes).metadata();
+    expect(metadata.format).toBe('webp');
+    expect(ratio(metadata)).toBeCloseTo(1, 2);
+  });
+
+  it('is acknowledged within the 3 s window even when the service takes 10 s, and the images still arrive', async () => {
+    const interaction = await runImagine({ prompt: 'a slow sunrise [fault:slow=10000]', aspect_ratio: '9:16' }, 30_000);
+    expect(interaction.status).toBe('acknowledged');
+    expect((interaction.acknowledgedAt ?? Infinity) - interaction.createdAt).toBeLessThan(3_000);
+    expect(Date.now() - interaction.createdAt).toBeGreaterThanOrEqual(10_000);
+    expect(original(interaction).content).toBe(copy.imagineDone('a slow sunrise [fault:slow=10000]', { uploaded: 1, tooLarge: 0 }));
+    const attachment = followUps(interaction)[0]?.attachments[0];
+    expect(ratio(await sharp(attachment?.bytes).metadata())).toBeCloseTo(9 / 16, 1);
+  });
+
+  it('ends a service failure (503 after retries) in a short human message', async () => {
+    const interaction = await runImagine({ prompt: 'a storm [fault:503]' });
+    const content = original(interaction).content;
+    expect(content).toMatch(/^⚠️ Couldn't generate “a storm \[fault:503\]”: .+/);
+    expect(content).toMatch(/try again/i);
+    expect(content).not.toMatch(/\bat .+\(.+:\d+:\d+\)|Error:|503 Service|stack/);
+    expect(followUps(interaction)).toEqual([]);
+  });
+
+  it('ends a safety block in a short human message', async () => {
+    const interaction = await runImagine({ prompt: 'something blocked [fault:safety]' });
+    const content = original(interaction).content;
+    expect(content).toMatch(/^⚠️ Couldn't generate “something blocked \[fault:safety\]”: .+/);
+    expect(content).not.toMatch(/Error:|stack|\{/);
+    expect(followUps(interaction)).toEqual([]);
+  });
+
+  it('answers a blank prompt without calling the service', async () => {
+    const before = h.emulator.requests.length;
+    const started = h.fake.userRunsCommand({ user: 'ada', channelId: h.channelId, name: 'imagine', options: { prompt: '   ' } });
+    const interaction = await h.fake.waitFor((state) => {
+      const found = state.interaction(started.id);
+      return found?.originalMessageId != null && original(found).content !== '' ? found : undefined;
+    });
+    expect(original(interaction).content).toBe(copy.emptyPrompt);
+    expect(h.emulator.requests.length).toBe(before);
+  });
+
+  it('never puts the token or the API key in a log line or a message', () => {
+    expect(h.logs.length).toBeGreaterThan(0);
+    for (const text of everythingSaid(h)) for (const secret of SECRETS) expect(text).not.toContain(secret);
+  });
+});
