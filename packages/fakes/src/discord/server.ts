@@ -25,7 +25,9 @@ export async function listen(port: number): Promise<ListeningServer> {
   return {
     origin: `http://127.0.0.1:${actualPort}`,
     attach(app, gateway) {
-      server.on('request', getRequestListener(app.fetch));
+      // Without this, the listener swaps the process's global Request/Response for
+      // its own classes, and discord.js uploads in the same process then break.
+      server.on('request', getRequestListener(app.fetch, { overrideGlobalObjects: false }));
       server.on('upgrade', (request, socket, head) => {
         if (new URL(request.url ?? '/', 'http://fake').pathname.replace(/\/$/, '') === GATEWAY_PATH) {
           gateway.handleUpgrade(request, socket, head);
