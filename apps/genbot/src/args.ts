@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseAspectRatio, UsageError, type AspectRatio } from '@genbot/core';
+import { isLaunchCommandName, parseLaunchCommand, type LaunchCommand } from './launcher/args.js';
 import { COMMAND_NAMES, GENERAL_USAGE, commandUsage, type CommandName } from './usage.js';
 
 export const DEFAULT_MAX_TOKENS = 1024;
@@ -17,7 +18,8 @@ export type Command =
       aspectRatio: AspectRatio | undefined;
       outDir: string;
       model: string | undefined;
-    };
+    }
+  | LaunchCommand;
 
 // One option table for parsing (so the values are typed), then each command's own list is enforced.
 const OPTIONS = {
@@ -46,6 +48,7 @@ export function parseCommand(argv: readonly string[]): Command {
   const [first, ...rest] = argv;
   if (first === undefined) throw new UsageError(`a command is required\n\n${GENERAL_USAGE}`);
   if (first === '--help' || first === '-h' || first === 'help') return { kind: 'help', text: GENERAL_USAGE };
+  if (isLaunchCommandName(first)) return parseLaunchCommand(first, rest);
   if (!isCommandName(first)) throw new UsageError(`unknown command "${first}"\n\n${GENERAL_USAGE}`);
 
   const { values, positionals } = parseOrThrow(first, rest);

@@ -6,20 +6,30 @@ import { runEdit } from './commands/edit.js';
 import { runImagine } from './commands/imagine.js';
 import { runText } from './commands/text.js';
 import { ExitCode, failureFor } from './exit-codes.js';
+import type { LaunchCommand } from './launcher/args.js';
 import { openService, type OpenService } from './service.js';
 
 // Quiet by default: stdout is the result and stderr should hold only what needs attention.
 const CLI_DEFAULT_LOG_LEVEL = 'warn';
 
+const LAUNCH_KINDS: ReadonlySet<string> = new Set<LaunchCommand['kind']>(['start', 'slack', 'discord', 'discord-register']);
+
+function isLaunch(command: Command): command is LaunchCommand {
+  return LAUNCH_KINDS.has(command.kind);
+}
+
 async function main(argv: readonly string[]): Promise<ExitCode> {
   const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort(new Error('interrupted')));
   try {
     const command = parseCommand(argv);
     if (command.kind === 'help') {
       process.stdout.write(`${command.text}\n`);
       return ExitCode.ok;
     }
+    // The bots and the playground run until a signal, and handle signals themselves.
+    // Loaded on demand: the bots' libraries would slow every other command down.
+    if (isLaunch(command)) return await (await import('./launcher/run.js')).runLauncher(command);
+    process.once('SIGINT', () => controller.abort(new Error('interrupted')));
     const config = loadConfig(process.env);
     const logger = createLogger({
       level: process.env.LOG_LEVEL === undefined ? CLI_DEFAULT_LOG_LEVEL : config.logLevel,
@@ -57,7 +67,7 @@ async function main(argv: readonly string[]): Promise<ExitCode> {
   }
 }
 
-function run(command: Exclude<Command, { kind: 'help' }>, ctx: CommandContext): Promise<void> {
+function run(command: Exclude<Command, { kind: 'help' } | LaunchCommand>, ctx: CommandContext): Promise<void> {
   switch (command.kind) {
     case 'chat':
       return runChat(command, ctx);

@@ -56,6 +56,11 @@ Commands:
   text "PROMPT"                  print a generate-content text reply
   imagine "PROMPT"               generate images into a directory
   edit IMAGE_FILE "INSTRUCTION"  edit an image into a directory
+  start                          run the configured bots, or with no bot token
+                                 the local playground (PLAYGROUND_PORT, 8787)
+  slack                          run the Slack bot alone
+  discord                        run the Discord bot alone
+  discord register [--guild ID]  register the Discord /imagine command
 
 Run "genbot <command> --help" for a command's options.
 
