@@ -92,6 +92,15 @@ describe('edit-in-place reply writer', () => {
     expect(surface.messages[0]?.editTimes).toEqual([3_000]);
   });
 
+  it('replaces the placeholder with the first words at once, not an edit interval later', async () => {
+    const surface = new RecordingSurface({ limits: { minEditIntervalMs: 1_000 } });
+    const writer = createEditReplyWriter(surface, target);
+    await settle(feed(writer, timedDeltas([[200, 'First'], [250, ' words.']])));
+    expect(surface.texts()).toEqual(['First words.']);
+    expect(surface.messages[0]?.editTimes[0]).toBe(200);
+    expect(surface.messages[0]?.editTimes[1]).toBeGreaterThanOrEqual(1_200);
+  });
+
   it('splits a 12,000-character reply with code blocks into clean messages within the limit', async () => {
     const surface = new RecordingSurface({ progress: true, limits: { maxMessageChars: 2_000 } });
     const text = longMarkdown();

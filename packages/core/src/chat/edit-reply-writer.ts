@@ -180,12 +180,16 @@ class EditReplyWriter implements ReplyWriter {
   #write(text: string, now: number, sealed?: () => void): Step {
     const current = this.#current;
     if (current === undefined) {
+      const placeholder = this.#placeholderWanted;
       return async () => {
         await this.#progressCall;
         const ref = await this.#surface.post(this.#target, text);
         this.#progress.abort();
         this.#placeholderWanted = false;
-        this.#current = { ref, shown: text, writtenAt: this.#clock.now() };
+        // Posting the placeholder spent none of the edit budget: the first words
+        // replace it at once rather than a whole edit interval later.
+        const writtenAt = placeholder ? Number.NEGATIVE_INFINITY : this.#clock.now();
+        this.#current = { ref, shown: text, writtenAt };
         sealed?.();
       };
     }
