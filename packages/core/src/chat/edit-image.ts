@@ -105,16 +105,17 @@ export async function editImage(input: EditImageInput, deps: ChatDeps, signal?: 
       signal,
       onQueued: (position: number) => shown.queued(copy.editQueued(instruction, position)),
     } as const;
-    const images = await runModelCall(deps, scheduling, async (jobSignal) => {
+    // Uploading inside the job, as imagine does, keeps image bytes under the lane's cap.
+    const uploaded = await runModelCall(deps, scheduling, async (jobSignal) => {
       // Back to the working text when it waited in line; nothing changes otherwise.
       await shown.started(working);
-      return deps.images.generateImages(
+      const images = await deps.images.generateImages(
         deps.config.imageModel,
         { prompt: instruction, image: loaded.image },
         jobSignal === undefined ? {} : { signal: jobSignal },
       );
+      return deliverImages(deps, input.target, images, instruction, copy.editComment(instruction));
     });
-    const uploaded = await deliverImages(deps, input.target, images, instruction, copy.editComment(instruction));
     await shown.finish(uploaded.ok ? copy.editDone(instruction, uploaded.result) : uploaded.answer);
     return uploaded.ok ? 'done' : 'failed';
   } catch (error) {

@@ -66,15 +66,17 @@ export async function imagine(input: ImagineInput, deps: ChatDeps, signal?: Abor
       signal,
       onQueued: (position: number) => shown.queued(copy.imagineQueued(prompt, position)),
     } as const;
-    const images = await runModelCall(deps, scheduling, async (jobSignal) => {
+    // The upload is part of the job: the lane's cap then bounds the image
+    // bytes held in memory, not only the calls to the model.
+    const uploaded = await runModelCall(deps, scheduling, async (jobSignal) => {
       await shown.started(copy.imagining(prompt));
-      return deps.images.generateImages(
+      const images = await deps.images.generateImages(
         deps.config.imageModel,
         { prompt, ...(aspectRatio === undefined ? {} : { aspectRatio }) },
         jobSignal === undefined ? {} : { signal: jobSignal },
       );
+      return deliverImages(deps, input.target, images, prompt, copy.imageComment(prompt));
     });
-    const uploaded = await deliverImages(deps, input.target, images, prompt, copy.imageComment(prompt));
     await shown.finish(uploaded.ok ? copy.imagineDone(prompt, uploaded.result) : uploaded.answer);
     return uploaded.ok ? 'done' : 'failed';
   } catch (error) {

@@ -34,3 +34,4 @@ export { editImage } from './edit-image.js';
 export type { MentionInput } from './handle-mention.js';
 export { handleMention } from './handle-mention.js';
 export { InFlightWork } from './in-flight.js';
+export { asBuffer } from './bytes.js';
