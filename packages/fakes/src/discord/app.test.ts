@@ -25,6 +25,15 @@ describe('Discord fake REST wire details', () => {
     expect(await (await api('/users/@me')).json()).toMatchObject({ id: discord.botUser.id, bot: true });
   });
 
+  it('looks up one guild member, and answers Unknown Member for anyone else', async () => {
+    const bob = discord.userSays({ user: 'bob', channelId: discord.channelId('general'), content: 'hi' }).author;
+    const found = await api(`/guilds/${discord.guildId}/members/${bob.id}`);
+    expect(await found.json()).toMatchObject({ user: { id: bob.id, username: 'bob' } });
+    const missing = await api(`/guilds/${discord.guildId}/members/123`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ message: 'Unknown Member', code: 10007 });
+  });
+
   it('points /gateway/bot at its own gateway with one shard and sessions to spare', async () => {
     expect(await (await api('/gateway/bot')).json()).toEqual({
       url: discord.gatewayUrl,

@@ -32,6 +32,12 @@ export function createApp(ctx: FakeContext, options: { allowMessageContentIntent
         'X-RateLimit-Scope': 'user',
       });
     }
+    if ((c.req.header('content-type') ?? '').startsWith('multipart/form-data') && ctx.uploadFaults.take() !== undefined) {
+      // Read the upload first: answering mid-body would look like a dropped connection, not a refusal.
+      await c.req.raw.arrayBuffer();
+      ctx.logger.debug({ method: c.req.method, path }, 'upload refused: 413');
+      throw new DiscordHttpError(413, 40005, 'Request entity too large');
+    }
     await next();
     for (const [name, value] of Object.entries(decision?.headers ?? {})) c.res.headers.set(name, value);
   });

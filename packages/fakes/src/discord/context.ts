@@ -3,12 +3,17 @@ import type { Dispatcher } from './dispatcher.js';
 import type { GuildState } from './guild-state.js';
 import type { RateLimits } from './rate-limits.js';
 import type { SnowflakeGenerator } from './snowflake.js';
+import type { DownloadFault, TransferFault, TransferFaults } from './transfer-faults.js';
 
 /** What the REST handlers and the driver share. */
 export interface FakeContext {
   readonly state: GuildState;
   readonly events: Dispatcher;
   readonly rateLimits: RateLimits;
+  /** Switched on by tests: CDN downloads answering an error status. */
+  readonly downloadFaults: TransferFaults<DownloadFault>;
+  /** Switched on by tests: requests carrying files refused with 413 (40005). */
+  readonly uploadFaults: TransferFaults<TransferFault>;
   readonly ids: SnowflakeGenerator;
   /** `http://127.0.0.1:PORT`, the origin of attachment URLs. */
   readonly origin: string;

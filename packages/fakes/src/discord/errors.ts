@@ -21,6 +21,7 @@ export class DiscordHttpError extends Error {
 
 export const unknownChannel = (): DiscordHttpError => new DiscordHttpError(404, 10003, 'Unknown Channel');
 export const unknownMessage = (): DiscordHttpError => new DiscordHttpError(404, 10008, 'Unknown Message');
+export const unknownMember = (): DiscordHttpError => new DiscordHttpError(404, 10007, 'Unknown Member');
 export const unknownWebhook = (): DiscordHttpError => new DiscordHttpError(404, 10015, 'Unknown Webhook');
 export const unknownInteraction = (): DiscordHttpError =>
   new DiscordHttpError(404, 10062, 'Unknown interaction');

@@ -9,6 +9,7 @@ import type { ChannelRecord, InteractionRecord, MessageRecord, UserRecord } from
 import { RateLimits, type RateLimitRule, type RateLimitSwitch } from './rate-limits.js';
 import { listen } from './server.js';
 import { createSnowflakeGenerator } from './snowflake.js';
+import { TransferFaults, type DownloadFault, type TransferFault, type TransferFaultSwitch } from './transfer-faults.js';
 import { waitFor } from './wait-for.js';
 import { APPLICATION_FLAG_MESSAGE_CONTENT } from './permissions.js';
 import { wireGuildCreate, wireReady } from './wire.js';
@@ -31,6 +32,11 @@ export type {
   UserRecord as DiscordUser,
 } from './model.js';
 export type { RateLimitRule as DiscordRateLimitRule, RateLimitSwitch as DiscordRateLimitSwitch } from './rate-limits.js';
+export type {
+  DownloadFault as DiscordDownloadFault,
+  TransferFault as DiscordTransferFault,
+  TransferFaultSwitch as DiscordTransferFaultSwitch,
+} from './transfer-faults.js';
 export type {
   UserAttachment as DiscordUserAttachment,
   UserCreatesThread as DiscordUserCreatesThread,
@@ -78,6 +84,10 @@ export interface DiscordFake {
   /** Switches a per-route limit on; the returned switch turns it off. */
   rateLimit(rule: RateLimitRule): RateLimitSwitch;
   clearRateLimits(): void;
+  /** Makes attachment downloads from the CDN answer `fault.status`; the returned switch turns it off. */
+  failDownloads(fault: DownloadFault): TransferFaultSwitch;
+  /** Refuses requests carrying files with 413 (40005, entity too large); the returned switch turns it off. */
+  rejectUploads(fault?: TransferFault): TransferFaultSwitch;
   /** Closes every gateway connection with `closeCode` (default 4000: clients RESUME). */
   dropConnection(closeCode?: number): void;
   /** Gateway sessions with a live connection. */
@@ -118,6 +128,8 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     state,
     events: new Dispatcher(gateway, state, applicationId, attachmentSizeLimit),
     rateLimits: new RateLimits(),
+    downloadFaults: new TransferFaults<DownloadFault>(),
+    uploadFaults: new TransferFaults<TransferFault>(),
     ids,
     origin: server.origin,
     botToken,
@@ -153,6 +165,8 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     createThread: (input) => driver.createThread(input),
     rateLimit: (rule) => ctx.rateLimits.add(rule),
     clearRateLimits: () => ctx.rateLimits.clear(),
+    failDownloads: (fault) => ctx.downloadFaults.add(fault),
+    rejectUploads: (fault = {}) => ctx.uploadFaults.add(fault),
     dropConnection: (closeCode = 4000) => gateway.dropConnections(closeCode),
     connectedSessions: () => gateway.connectedSessions.length,
     waitFor: (predicate, timeoutMs = 5000) => waitFor(() => predicate(state), timeoutMs),

@@ -5,6 +5,8 @@ export interface RateLimitRule {
   readonly route: string;
   readonly limit: number;
   readonly windowMs: number;
+  /** Refuse the next N matching requests outright, whatever the count: a deterministic way to provoke one 429. */
+  readonly failNext?: number;
 }
 
 export interface RateLimitSwitch {
@@ -29,6 +31,7 @@ interface ActiveRule extends RateLimitRule {
   readonly segments: readonly string[];
   readonly hash: string;
   readonly buckets: Map<string, Bucket>;
+  failuresLeft: number;
 }
 
 /**
@@ -53,6 +56,7 @@ export class RateLimits {
       segments: splitPath(path),
       hash: createHash('sha1').update(rule.route).digest('hex').slice(0, 16),
       buckets: new Map(),
+      failuresLeft: rule.failNext ?? 0,
     };
     this.#rules.add(active);
     return { off: () => this.#rules.delete(active) };
@@ -74,12 +78,14 @@ export class RateLimits {
         bucket = { count: 0, resetAt: now + rule.windowMs };
         rule.buckets.set(major, bucket);
       }
-      const limited = bucket.count >= rule.limit;
+      const forced = rule.failuresLeft > 0;
+      if (forced) rule.failuresLeft -= 1;
+      const limited = forced || bucket.count >= rule.limit;
       if (!limited) bucket.count += 1;
       const resetAfter = Math.max(0, bucket.resetAt - now) / 1000;
       const headers = {
         'X-RateLimit-Limit': String(rule.limit),
-        'X-RateLimit-Remaining': String(rule.limit - bucket.count),
+        'X-RateLimit-Remaining': String(forced ? 0 : rule.limit - bucket.count),
         'X-RateLimit-Reset': (bucket.resetAt / 1000).toFixed(3),
         'X-RateLimit-Reset-After': resetAfter.toFixed(3),
         'X-RateLimit-Bucket': rule.hash,

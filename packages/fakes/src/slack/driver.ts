@@ -191,6 +191,34 @@ export class SlackDriver {
     return { triggerId, responseUrl, delivery };
   }
 
+  /**
+   * A user deletes a message: it leaves the workspace and, with the `message` subscription, the app
+   * gets a `message` event with `subtype: 'message_deleted'` (undefined when it is not subscribed).
+   */
+  async userDeletes(input: { channel: string; ts: string }): Promise<DeliveryRecord | undefined> {
+    const { workspace } = this.#env;
+    this.#delivery.assertReachable();
+    const channel = workspace.resolveChannel(input.channel)?.id ?? input.channel;
+    const message = workspace.message(channel, input.ts);
+    if (!message) throw new Error(`slack fake: no message ${input.ts} in ${input.channel}`);
+    workspace.remove(message);
+    if (!this.#subscriptions.has('message')) return undefined;
+    const { channel_type: channelType, ...previous } = messageEvent(this.#env, message);
+    const ts = workspace.nextTs();
+    const event = {
+      type: 'message',
+      subtype: 'message_deleted',
+      hidden: true,
+      channel,
+      channel_type: channelType,
+      ts,
+      deleted_ts: message.ts,
+      event_ts: ts,
+      previous_message: previous,
+    };
+    return this.#delivery.deliver({ kind: 'events_api', payload: eventCallback(this.#env, event) });
+  }
+
   /** Delivers an already sent event again with the same `event_id`, as a Slack retry would. */
   redeliver(eventId: string, info: Partial<AttemptInfo> = {}): Promise<DeliveryRecord> {
     return this.#delivery.redeliver(eventId, { retryNum: info.retryNum ?? 1, retryReason: info.retryReason ?? 'http_timeout' });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { mediaTypeOf } from './media.js';
+import { TransferFaults } from './transfer-faults.js';
 import type { SlackWorkspace } from './workspace.js';
 
 /** What Slack answers an unauthenticated `url_private` request with: a sign-in page, status 200. */
@@ -24,6 +25,10 @@ export class FileTransfers {
   readonly #baseUrl: string;
   readonly #botToken: string;
   readonly #logger: Logger;
+  /** Switched on by tests: upload URLs (valid ones) answering an error status instead of storing the bytes. */
+  readonly uploadFaults = new TransferFaults();
+  /** Switched on by tests: authorized `url_private` downloads answering an error status. */
+  readonly downloadFaults = new TransferFaults();
   /** Upload URL secret -> file ID. */
   readonly #uploads = new Map<string, string>();
 
@@ -44,6 +49,12 @@ export class FileTransfers {
     const fileId = this.#uploads.get(secret);
     const file = fileId !== undefined ? this.#workspace.files.get(fileId) : undefined;
     if (!file) return new Response('Not Found', { status: 404, headers: { 'content-type': 'text/plain' } });
+    const failed = this.uploadFaults.take();
+    if (failed !== undefined) {
+      // Read the bytes first: answering mid-upload would look like a dropped connection, not an error status.
+      await request.arrayBuffer();
+      return new Response(`Upload failed (${failed})`, { status: failed, headers: { 'content-type': 'text/plain' } });
+    }
     const bytes = await this.#readUpload(request);
     if (bytes === undefined) return new Response('Bad Request: no file data', { status: 400, headers: { 'content-type': 'text/plain' } });
     this.#uploads.delete(secret);
@@ -69,6 +80,8 @@ export class FileTransfers {
   handleDownload(teamFile: string, request: Request): Response {
     const authorization = request.headers.get('authorization') ?? '';
     if (authorization !== `Bearer ${this.#botToken}`) return html(LOGIN_PAGE, 200);
+    const failed = this.downloadFaults.take();
+    if (failed !== undefined) return html(`<!DOCTYPE html><html><body>Error ${failed}</body></html>`, failed);
     const prefix = `${this.#workspace.teamId}-`;
     const file = teamFile.startsWith(prefix) ? this.#workspace.files.get(teamFile.slice(prefix.length)) : undefined;
     if (!file?.bytes) return html('<!DOCTYPE html><html><body>File not found</body></html>', 404);

@@ -17,6 +17,7 @@ export type {
   FailureReason as SlackFailureReason,
 } from './event-delivery.js';
 export type { RateLimitHit as SlackRateLimitHit, RateLimitRule as SlackRateLimitRule } from './rate-limits.js';
+export type { TransferFault as SlackTransferFault } from './transfer-faults.js';
 export { slackSignature, type SignatureMode as SlackSignatureMode } from './signing.js';
 export type { Probe as SlackProbe, WaitOptions as SlackWaitOptions } from './wait-for.js';
 export type { ApiCall as SlackApiCall } from './web-api.js';

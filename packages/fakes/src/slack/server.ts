@@ -12,6 +12,7 @@ import { SlackIds } from './ids.js';
 import { RateLimits, type RateLimitHit, type RateLimitRule } from './rate-limits.js';
 import { ResponseUrls } from './response-urls.js';
 import { SocketModeServer } from './socket-mode.js';
+import type { TransferFault } from './transfer-faults.js';
 import { waitFor, type Probe, type WaitOptions } from './wait-for.js';
 import { handleApiCall, type ApiCall } from './web-api.js';
 import { SlackWorkspace, type SlackChannel, type SlackUser } from './workspace.js';
@@ -66,6 +67,7 @@ export class SlackFake {
   readonly #delivery: EventDelivery;
   readonly #rateLimits: RateLimits;
   readonly #driver: SlackDriver;
+  readonly #files: FileTransfers;
 
   private constructor(parts: {
     url: string;
@@ -77,6 +79,7 @@ export class SlackFake {
     delivery: EventDelivery;
     rateLimits: RateLimits;
     driver: SlackDriver;
+    files: FileTransfers;
     calls: ApiCall[];
   }) {
     this.url = parts.url;
@@ -90,6 +93,7 @@ export class SlackFake {
     this.#delivery = parts.delivery;
     this.#rateLimits = parts.rateLimits;
     this.#driver = parts.driver;
+    this.#files = parts.files;
   }
 
   static async start(options: SlackFakeOptions = {}): Promise<SlackFake> {
@@ -154,7 +158,7 @@ export class SlackFake {
       if (!socket.handleUpgrade(request, stream, head)) stream.destroy();
     });
 
-    return new SlackFake({ url, identity, workspace, server, http, socket, delivery, rateLimits, driver, calls });
+    return new SlackFake({ url, identity, workspace, server, http, socket, delivery, rateLimits, driver, files, calls });
   }
 
   /** Every event, command and challenge sent to the bot, with each attempt's outcome. */
@@ -189,6 +193,11 @@ export class SlackFake {
     return this.#driver.userRunsCommand(input);
   }
 
+  /** A user deletes a message; the app gets `message_deleted` when subscribed to `message`. */
+  userDeletes(input: { channel: string; ts: string }): Promise<DeliveryRecord | undefined> {
+    return this.#driver.userDeletes(input);
+  }
+
   /** Sends an event again with its original `event_id` (default retry 1, `http_timeout`). */
   redeliver(eventId: string, info?: Partial<AttemptInfo>): Promise<DeliveryRecord> {
     return this.#driver.redeliver(eventId, info);
@@ -205,6 +214,16 @@ export class SlackFake {
 
   clearRateLimits(): void {
     this.#rateLimits.clear();
+  }
+
+  /** Makes upload URLs answer `fault.status` instead of taking the bytes; call the result to switch it off. */
+  failUploads(fault: TransferFault): () => void {
+    return this.#files.uploadFaults.add(fault);
+  }
+
+  /** Makes `url_private` downloads (with a valid token) answer `fault.status`; call the result to switch it off. */
+  failDownloads(fault: TransferFault): () => void {
+    return this.#files.downloadFaults.add(fault);
   }
 
   /** Sends Socket Mode clients a `disconnect` message; they reconnect through apps.connections.open. */

@@ -4,6 +4,8 @@ import type { FakeContext } from '../context.js';
 /** Attachment downloads: public like Discord's CDN URLs, 404 for anything unknown. */
 export function cdnRoutes(ctx: FakeContext): Hono {
   return new Hono().get('/attachments/:channelId/:attachmentId/:filename', (c) => {
+    const fault = ctx.downloadFaults.take();
+    if (fault !== undefined) return c.text(fault.status === 404 ? 'Not Found' : `Error ${fault.status}`, fault.status);
     const attachment = ctx.state.findAttachment(c.req.param('channelId'), c.req.param('attachmentId'));
     if (!attachment || attachment.filename !== c.req.param('filename')) return c.text('Not Found', 404);
     return c.body(new Uint8Array(attachment.bytes), 200, {

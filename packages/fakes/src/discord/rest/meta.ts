@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import type { FakeContext } from '../context.js';
 import { GATEWAY_PATH } from '../gateway.js';
 import { APPLICATION_FLAG_MESSAGE_CONTENT } from '../permissions.js';
-import { wireApplication, wireUser } from '../wire.js';
+import { unknownMember } from '../errors.js';
+import { wireApplication, wireMember, wireUser } from '../wire.js';
 
 /** What a client asks before anything else: where the gateway is, who it is, its application. */
 export function metaRoutes(ctx: FakeContext, allowMessageContentIntent: boolean): Hono {
@@ -18,6 +19,12 @@ export function metaRoutes(ctx: FakeContext, allowMessageContentIntent: boolean)
       }),
     )
     .get('/users/@me', (c) => c.json({ ...wireUser(ctx.state.botUser), verified: true, mfa_enabled: false }))
+    // A single member, as guild.members.fetch(id) asks for names the cache lacks.
+    .get('/guilds/:guildId/members/:userId', (c) => {
+      const user = ctx.state.users.find((candidate) => candidate.id === c.req.param('userId'));
+      if (c.req.param('guildId') !== ctx.state.guild.id || user === undefined) throw unknownMember();
+      return c.json(wireMember(user));
+    })
     .get('/applications/@me', (c) => c.json(wireApplication(ctx.state, ctx.applicationId, applicationFlags)))
     .get('/oauth2/applications/@me', (c) => c.json(wireApplication(ctx.state, ctx.applicationId, applicationFlags)));
 }

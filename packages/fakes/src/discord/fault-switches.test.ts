@@ -1,0 +1,76 @@
+import type { Client } from 'discord.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startDiscordFake, type DiscordFake } from './index.js';
+import { readyClient } from './test-client.js';
+import { TransferFaults, type TransferFault } from './transfer-faults.js';
+
+const PNG_1x1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
+describe('TransferFaults', () => {
+  it('answers the next N transfers, then lets them through; or every one until switched off', () => {
+    const faults = new TransferFaults<TransferFault>();
+    const once = faults.add({ times: 1 });
+    expect([faults.take(), faults.take()]).toEqual([{ times: 1 }, undefined]);
+    once.off();
+    const always = faults.add({});
+    expect([faults.take(), faults.take()]).toEqual([{}, {}]);
+    always.off();
+    expect(faults.take()).toBeUndefined();
+  });
+});
+
+describe('Discord fake fault switches with the real discord.js', () => {
+  let discord: DiscordFake;
+  let client: Client<true>;
+  let general: string;
+
+  beforeEach(async () => {
+    discord = await startDiscordFake({ guild: { channels: ['general'] } });
+    client = await readyClient(discord);
+    general = discord.channelId('general');
+  });
+
+  afterEach(async () => {
+    await client.destroy();
+    await discord.close();
+  });
+
+  async function channel() {
+    const found = await client.channels.fetch(general);
+    if (found === null || !found.isSendable()) throw new Error('general is not sendable');
+    return found;
+  }
+
+  it('failNext answers one 429 at once, which discord.js waits out', async () => {
+    const limit = discord.rateLimit({ route: 'POST /channels/:id/messages', limit: 5, windowMs: 300, failNext: 1 });
+    const sent = await (await channel()).send('hello');
+    limit.off();
+    expect(discord.state.rateLimitHits.map((hit) => hit.route)).toEqual(['POST /channels/:id/messages']);
+    expect(discord.state.messages(general).filter((message) => message.id === sent.id)).toHaveLength(1);
+  });
+
+  it('rejectUploads refuses requests carrying files with 40005, and only those', async () => {
+    const rejected = discord.rejectUploads({ times: 1 });
+    const target = await channel();
+    await expect(target.send({ files: [{ attachment: PNG_1x1, name: 'dot.png' }] })).rejects.toMatchObject({ code: 40005, status: 413 });
+    await target.send('text still goes through');
+    await target.send({ files: [{ attachment: PNG_1x1, name: 'dot.png' }] });
+    rejected.off();
+    expect(discord.state.messages(general).map((message) => message.attachments.length)).toEqual([0, 1]);
+  });
+
+  it('failDownloads makes the CDN answer the status until switched off', async () => {
+    const message = discord.userSays({ user: 'ada', channelId: general, content: 'a dot', attachments: [{ filename: 'dot.png', bytes: PNG_1x1 }] });
+    const url = message.attachments[0]?.url ?? '';
+    const failing = discord.failDownloads({ status: 403 });
+    expect((await fetch(url)).status).toBe(403);
+    expect((await fetch(url)).status).toBe(403);
+    failing.off();
+    const ok = await fetch(url);
+    expect(ok.status).toBe(200);
+    expect(Buffer.from(await ok.arrayBuffer()).equals(PNG_1x1)).toBe(true);
+  });
+});
