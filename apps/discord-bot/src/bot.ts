@@ -1,9 +1,18 @@
-import { InFlightWork, type ChatSurface, type DiscordConfig, type GenAiClient, type Logger } from '@genbot/core';
+import {
+  CancellationRegistry,
+  InFlightWork,
+  JobScheduler,
+  type ChatSurface,
+  type DiscordConfig,
+  type GenAiClient,
+  type Logger,
+} from '@genbot/core';
 import { Events } from 'discord.js';
 import { ChannelSurface } from './channel-surface.js';
 import { connectClient } from './client.js';
 import { toChatError } from './discord-errors.js';
 import type { HandlerContext } from './handlers/context.js';
+import { cancelOnDelete } from './handlers/deletions.js';
 import { handleInteraction } from './handlers/interaction.js';
 import { handleMessage } from './handlers/mention.js';
 import { putCommands } from './register-commands.js';
@@ -20,12 +29,22 @@ export interface DiscordBotOptions {
    * development); `false` never.
    */
   registerCommands?: { guildId?: string } | false;
+  /**
+   * Admission of model calls. Pass one shared by every bot of the process so
+   * its caps hold per process; it is then the caller's to shut down. Without
+   * it the bot makes its own with core's default limits and shuts it down in
+   * `stop()`.
+   */
+  scheduler?: JobScheduler;
 }
 
 export interface DiscordBot {
   /** The bot user's ID. */
   userId: string;
-  /** Takes no new work, lets replies in flight finish (default 10 s), then disconnects. */
+  /**
+   * Takes no new work, turns away jobs waiting in its own scheduler (not a
+   * shared one), lets replies in flight finish (default 10 s), then disconnects.
+   */
   stop(options?: { drainMs?: number }): Promise<void>;
 }
 
@@ -43,9 +62,12 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     },
   );
 
+  const scheduler = options.scheduler ?? new JobScheduler();
   const work = new InFlightWork();
   const context: HandlerContext = {
     work,
+    // Shutdown reaches each job through the signal InFlightWork hands it.
+    cancellations: new CancellationRegistry(),
     logger,
     depsFor: (surface: ChatSurface, log: Logger) => ({
       surface,
@@ -53,11 +75,13 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       chat: models.client,
       config: { imageModel: models.imageModel, chatModel: models.chatModel },
       logger: log,
+      scheduler,
     }),
   };
   const channels = new ChannelSurface(client);
   client.on(Events.MessageCreate, (message) => handleMessage(message, channels, context));
   client.on(Events.InteractionCreate, (interaction) => handleInteraction(interaction, context));
+  cancelOnDelete(client, context.cancellations, logger);
   client.on(Events.Error, (error) => logger.error({ err: toChatError(error) }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
 
@@ -83,6 +107,8 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     userId: client.user.id,
     stop(stopOptions = {}) {
       stopped ??= (async () => {
+        // Jobs waiting in line are told to come back; a shared scheduler is left to its owner, other bots may still use it.
+        if (options.scheduler === undefined) scheduler.shutdown();
         const finished = await work.drain(stopOptions.drainMs ?? DEFAULT_DRAIN_MS);
         await client.destroy();
         await agent.close();

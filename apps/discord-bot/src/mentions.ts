@@ -1,3 +1,5 @@
+import type { Client, Guild } from 'discord.js';
+
 /** Looks up the names mention markup refers to; undefined when Discord did not say. */
 export interface MentionNames {
   user(id: string): string | undefined;
@@ -20,4 +22,27 @@ export function plainText(content: string, selfId: string, names: MentionNames):
     .replace(ROLE, (_, id: string) => `@${names.role(id) ?? 'unknown-role'}`)
     .replace(CHANNEL, (_, id: string) => `#${names.channel(id) ?? 'unknown-channel'}`)
     .trim();
+}
+
+/** Names from discord.js's caches: for text Discord resolved no mentions for (slash-command options). */
+export function cachedNames(client: Client, guild: Guild | null): MentionNames {
+  return {
+    user: (id) => guild?.members.cache.get(id)?.displayName ?? client.users.cache.get(id)?.displayName,
+    role: (id) => guild?.roles.cache.get(id)?.name,
+    channel: (id) => {
+      const channel = client.channels.cache.get(id);
+      return channel !== undefined && 'name' in channel && channel.name !== null ? channel.name : undefined;
+    },
+  };
+}
+
+/**
+ * Fetches the members mentioned in `text` that the cache does not hold yet, so
+ * `cachedNames` can name them. Slash-command options come with no resolved
+ * mentions; a failed lookup just leaves that name unknown.
+ */
+export async function cacheMentionedMembers(text: string, guild: Guild | null): Promise<void> {
+  if (guild === null) return;
+  const missing = [...text.matchAll(USER)].flatMap(([, id]) => (id === undefined || guild.members.cache.has(id) ? [] : [id]));
+  await Promise.allSettled([...new Set(missing)].map((id) => guild.members.fetch(id)));
 }

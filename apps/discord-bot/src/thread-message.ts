@@ -1,6 +1,6 @@
 import type { AttachmentRef, ThreadMessage } from '@genbot/core';
 import type { Attachment, Message } from 'discord.js';
-import { plainText } from './mentions.js';
+import { cachedNames, plainText } from './mentions.js';
 
 /** The fields of a discord.js attachment we rely on. */
 export type AttachmentData = Pick<Attachment, 'url' | 'name' | 'contentType' | 'size'>;
@@ -18,13 +18,11 @@ export function toAttachmentRef(attachment: AttachmentData): AttachmentRef {
 /** A discord.js message as core sees it: author, plain text, attachments. */
 export function toThreadMessage(message: Message, selfId: string): ThreadMessage {
   const { mentions, client, guild } = message;
+  const cached = cachedNames(client, guild);
   const text = plainText(message.content, selfId, {
-    user: (id) => mentions.members?.get(id)?.displayName ?? mentions.users.get(id)?.displayName ?? client.users.cache.get(id)?.displayName,
-    role: (id) => mentions.roles.get(id)?.name ?? guild?.roles.cache.get(id)?.name,
-    channel: (id) => {
-      const channel = client.channels.cache.get(id);
-      return channel !== undefined && 'name' in channel && channel.name !== null ? channel.name : undefined;
-    },
+    user: (id) => mentions.members?.get(id)?.displayName ?? mentions.users.get(id)?.displayName ?? cached.user(id),
+    role: (id) => mentions.roles.get(id)?.name ?? cached.role(id),
+    channel: cached.channel,
   });
   return {
     id: message.id,

@@ -1,4 +1,4 @@
-import { closeOpenFence, systemClock, withRetries, type ChatLogger, type Clock, type ReplyWriter } from '@genbot/core';
+import { closeOpenFence, RateLimitedError, systemClock, withRetries, type ChatLogger, type Clock, type ReplyWriter } from '@genbot/core';
 
 /** The Slack calls native streaming makes; the surface binds them to the Web API. */
 export interface StreamApi {
@@ -20,6 +20,12 @@ export interface NativeStreamWriterOptions {
   minIntervalMs?: number;
   /** Longest `markdown_text` one call may carry (Slack: 12,000). */
   maxChunkChars?: number;
+  /**
+   * The writer to continue with when the stream cannot start for a reason
+   * other than a rate limit (streaming not offered in that conversation, say).
+   * Without it, that failure fails the reply.
+   */
+  fallback?: () => ReplyWriter;
 }
 
 export const THINKING_STATUS = 'is thinking…';
@@ -39,15 +45,19 @@ function chunkOf(text: string, max: number): string {
  * message ends with exactly the text appended. The text is standard Markdown
  * (`markdown_text`), so it is not converted to mrkdwn. Rate limits are waited
  * out and other failures retried a few times (core's policy) with the same
- * chunk, so nothing is lost or sent twice by the writer itself.
+ * chunk, so nothing is lost or sent twice by the writer itself. When the
+ * stream cannot start at all for another reason, the reply goes on in the
+ * `fallback` writer, which gets everything appended so far.
  */
 export class NativeStreamWriter implements ReplyWriter {
-  readonly #o: Required<Omit<NativeStreamWriterOptions, 'clock'>> & { clock: Clock };
-  /** Everything appended, to close an open code block before an error line. */
+  readonly #o: Required<Omit<NativeStreamWriterOptions, 'clock' | 'fallback'>> & Pick<NativeStreamWriterOptions, 'fallback'> & { clock: Clock };
+  /** Everything to show (appended text, and the error line once failed): closes code blocks, feeds a fallback. */
   #all = '';
   /** Appended but not yet sent. */
   #pending = '';
   #ts: string | undefined;
+  /** Set once the stream could not start: from then on everything goes to it. */
+  #fallback: ReplyWriter | undefined;
   #lastCallAt = Number.NEGATIVE_INFINITY;
   #closed = false;
   #failure: { error: unknown } | undefined;
@@ -66,6 +76,10 @@ export class NativeStreamWriter implements ReplyWriter {
   }
 
   append(delta: string): void {
+    if (this.#fallback !== undefined) {
+      this.#fallback.append(delta);
+      return;
+    }
     if (this.#closed || delta === '') return;
     this.#all += delta;
     this.#pending += delta;
@@ -77,11 +91,17 @@ export class NativeStreamWriter implements ReplyWriter {
     this.#poke();
     await this.#pump;
     if (this.#failure !== undefined) throw this.#failure.error;
+    await this.#fallback?.finish();
   }
 
   fail(userMessage: string): Promise<void> {
+    if (this.#fallback !== undefined && !this.#closed) {
+      this.#closed = true;
+      return this.#fallback.fail(userMessage);
+    }
     if (!this.#closed) {
       if (this.#all.trim() === '') {
+        this.#all = userMessage;
         this.#pending = userMessage;
       } else {
         // What was delivered stays; the error line follows it, outside any open code block.
@@ -91,6 +111,15 @@ export class NativeStreamWriter implements ReplyWriter {
       }
     }
     return this.finish();
+  }
+
+  /** Hands everything so far to the fallback writer; `finish` (or the caller's next calls) completes it there. */
+  #fallBack(create: () => ReplyWriter, error: unknown): void {
+    this.#o.logger.warn({ err: error }, 'Slack native streaming could not start here; replying with in-place edits instead');
+    const fallback = create();
+    fallback.append(this.#all);
+    this.#pending = '';
+    this.#fallback = fallback;
   }
 
   #poke(): void {
@@ -122,15 +151,21 @@ export class NativeStreamWriter implements ReplyWriter {
         }
         // The first text goes out at once.
         const chunk = chunkOf(this.#pending, maxChunkChars);
-        await this.#call(async () => {
-          this.#ts = await api.start({
-            channel,
-            threadTs,
-            markdown: chunk,
-            recipientUserId: this.#o.recipientUserId,
-            recipientTeamId: this.#o.recipientTeamId,
+        try {
+          await this.#call(async () => {
+            this.#ts = await api.start({
+              channel,
+              threadTs,
+              markdown: chunk,
+              recipientUserId: this.#o.recipientUserId,
+              recipientTeamId: this.#o.recipientTeamId,
+            });
           });
-        });
+        } catch (error) {
+          if (error instanceof RateLimitedError || this.#o.fallback === undefined) throw error;
+          this.#fallBack(this.#o.fallback, error);
+          return;
+        }
         this.#pending = this.#pending.slice(chunk.length);
         continue;
       }

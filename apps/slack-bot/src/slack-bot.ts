@@ -1,10 +1,20 @@
-import { InFlightWork, type ChatDeps, type ChatModel, type ImageModel, type Logger, type SlackConfig } from '@genbot/core';
+import {
+  CancellationRegistry,
+  InFlightWork,
+  JobScheduler,
+  type ChatDeps,
+  type ChatModel,
+  type ImageModel,
+  type Logger,
+  type SlackConfig,
+} from '@genbot/core';
 import { webApi } from '@slack/bolt';
 import { createBoltApp, DEFAULT_WEB_CLIENT_RETRIES, startBoltApp, webClientOptions } from './app.js';
 import { boltLogger } from './bolt-logger.js';
 import { RecentKeys } from './event-dedupe.js';
 import { registerAppMention } from './handlers/app-mention.js';
 import { registerImagineCommand } from './handlers/imagine-command.js';
+import { registerMessageDeleted } from './handlers/message-deleted.js';
 import { parseIdentity, type BotIdentity } from './parse-thread.js';
 import { slackCall } from './slack-errors.js';
 import { SlackSurface } from './surface.js';
@@ -22,13 +32,24 @@ export interface SlackBotOptions {
    * default retries for about 30 minutes, far too long for a chat reply.
    */
   webClientRetries?: number;
+  /**
+   * Admission of model calls. Pass one shared by every bot of the process so
+   * its caps hold per process; it is then the caller's to shut down. Without
+   * it the bot makes its own with core's default limits and shuts it down in
+   * `stop()`.
+   */
+  scheduler?: JobScheduler;
 }
 
 export interface SlackBot {
   mode: 'http' | 'socket';
   /** The HTTP port listened on (useful with SLACK_PORT=0); undefined in Socket Mode. */
   port: number | undefined;
-  /** Takes no new work, lets replies in flight finish (default up to 10 s, then they are aborted), then closes. */
+  /**
+   * Takes no new work, turns away jobs waiting in its own scheduler (not a
+   * shared one), lets replies in flight finish (default up to 10 s, then they
+   * are aborted), then closes.
+   */
   stop(options?: { drainMs?: number }): Promise<void>;
 }
 
@@ -68,18 +89,22 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
     streaming: slack.streaming,
     logger,
   });
+  const scheduler = options.scheduler ?? new JobScheduler();
   const deps: ChatDeps = {
     surface,
     images: models.client,
     chat: models.client,
     config: { imageModel: models.imageModel, chatModel: models.chatModel },
     logger,
+    scheduler,
   };
   const work = new InFlightWork();
   const context = {
     deps,
     surface,
     work,
+    // Shutdown reaches each job through the signal InFlightWork hands it.
+    cancellations: new CancellationRegistry(),
     identity,
     logger,
     seenEvents: new RecentKeys({ ttlMs: DEDUPE_TTL_MS }),
@@ -87,6 +112,7 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
   };
   registerImagineCommand(app, context);
   registerAppMention(app, context);
+  registerMessageDeleted(app, context);
   app.error(async (error) => {
     logger.error({ err: error }, 'Slack listener failed');
   });
@@ -98,6 +124,8 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
   const stop = async (drainMs: number): Promise<void> => {
     // Receiving stops first, so Slack hands new events to another instance (or retries them later).
     await app.stop().catch((error: unknown) => logger.warn({ err: error }, 'Slack receiver did not stop cleanly'));
+    // Jobs waiting in line are told to come back; a shared scheduler is left to its owner, other bots may still use it.
+    if (options.scheduler === undefined) scheduler.shutdown();
     const inTime = await work.drain(drainMs);
     if (!inTime) logger.warn({ drainMs }, 'replies still running at shutdown were stopped');
     logger.info('Slack bot stopped');

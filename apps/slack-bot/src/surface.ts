@@ -1,15 +1,17 @@
-import type {
-  AttachmentRef,
-  ChatSurface,
-  ChatTarget,
-  DownloadedFile,
-  Logger,
-  MessageRef,
-  ReplyContext,
-  ReplyWriter,
-  SurfaceLimits,
-  ThreadMessage,
-  UploadFile,
+import {
+  asBuffer,
+  createEditReplyWriter,
+  type AttachmentRef,
+  type ChatSurface,
+  type ChatTarget,
+  type DownloadedFile,
+  type Logger,
+  type MessageRef,
+  type ReplyContext,
+  type ReplyWriter,
+  type SurfaceLimits,
+  type ThreadMessage,
+  type UploadFile,
 } from '@genbot/core';
 import type { webApi } from '@slack/bolt';
 import { downloadSlackFile } from './download.js';
@@ -95,7 +97,8 @@ export class SlackSurface implements ChatSurface {
       this.#o.client.files.uploadV2({
         channel_id: target.channelId,
         initial_comment: comment,
-        file_uploads: files.map((file) => ({ file: Buffer.from(file.bytes), filename: file.name, title: file.name })),
+        // A view of the same memory, not a copy: these are megabytes per image.
+        file_uploads: files.map((file) => ({ file: asBuffer(file.bytes), filename: file.name, title: file.name })),
         ...(target.threadId === undefined ? {} : { thread_ts: target.threadId }),
       }),
     );
@@ -124,6 +127,13 @@ export class SlackSurface implements ChatSurface {
       cursor = page.value.nextCursor;
     } while (cursor !== undefined);
     return this.toThreadMessages(raw);
+  }
+
+  /** Slack markup (user and channel mentions, links, escapes) as the plain text a model should read. */
+  async readable(text: string): Promise<string> {
+    const { identity, users } = this.#o;
+    const names = await users.names(mentionedUserIds(text).filter((id) => id !== identity.userId));
+    return plainText(text, identity.userId, names);
   }
 
   /** Slack messages as core sees them: authors named, mentions readable, files as attachments. */
@@ -193,6 +203,8 @@ export class SlackSurface implements ChatSurface {
       recipientUserId: context.recipientUserId,
       recipientTeamId: identity.teamId,
       logger,
+      // Where Slack does not offer streaming, the reply still arrives: edited in place, as by default.
+      fallback: () => createEditReplyWriter(this, target, { logger }),
     });
   }
 }

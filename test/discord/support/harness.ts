@@ -1,4 +1,4 @@
-import { createLogger, GenAiClient, type DiscordConfig, type Logger, type MessagesRequest } from '@genbot/core';
+import { createLogger, GenAiClient, type DiscordConfig, type JobScheduler, type Logger, type MessagesRequest } from '@genbot/core';
 import { startDiscordBot, type DiscordBot, type DiscordBotOptions } from '@genbot/discord-bot';
 import { startEmulator, type Emulator, type RecordedRequest } from '@genbot/emulator';
 import { startDiscordFake, type DiscordFake, type DiscordFakeOptions, type DiscordMessage } from '@genbot/fakes';
@@ -40,6 +40,7 @@ export interface HarnessOptions {
   fake?: DiscordFakeOptions;
   streamDelayMs?: number;
   registerCommands?: DiscordBotOptions['registerCommands'];
+  scheduler?: JobScheduler;
 }
 
 /** The Discord fake, the service emulator and the real bot (real discord.js), all on loopback. */
@@ -56,6 +57,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       models: { client, chatModel: CHAT_MODEL, imageModel: IMAGE_MODEL },
       logger,
       registerCommands: options.registerCommands ?? { guildId: fake.guildId },
+      scheduler: options.scheduler,
     });
   } catch (error) {
     await Promise.allSettled([client.close(), emulator.close(), fake.close()]);

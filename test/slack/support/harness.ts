@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, GenAiClient, loadConfig } from '@genbot/core';
+import { createLogger, GenAiClient, loadConfig, type JobScheduler } from '@genbot/core';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startSlackFake, type SlackFake, type SlackMessage } from '@genbot/fakes';
 import { startSlackBot, type SlackBot } from '@genbot/slack-bot';
@@ -29,7 +29,12 @@ export interface Harness {
 }
 
 /** The fake Slack workspace, the service emulator and the real bot (Bolt) on loopback, wired together. */
-export async function startHarness(options: { mode: Mode; streaming?: Streaming; webClientRetries?: number }): Promise<Harness> {
+export async function startHarness(options: {
+  mode: Mode;
+  streaming?: Streaming;
+  webClientRetries?: number;
+  scheduler?: JobScheduler;
+}): Promise<Harness> {
   const streaming = options.streaming ?? 'edit';
   const lines: string[] = [];
   const destination = new Writable({
@@ -61,6 +66,7 @@ export async function startHarness(options: { mode: Mode; streaming?: Streaming;
     models: { client, chatModel: 'claude-e2e', imageModel: 'gemini-image-e2e' },
     logger,
     webClientRetries: options.webClientRetries ?? 1,
+    scheduler: options.scheduler,
   });
   if (options.mode === 'http') {
     slack.deliverTo(`http://127.0.0.1:${String(bot.port)}/slack/events`);

@@ -1,8 +1,10 @@
-import type { ChatDeps, ChatSurface, InFlightWork, Logger } from '@genbot/core';
+import type { CancellationRegistry, ChatDeps, ChatSurface, InFlightWork, Logger } from '@genbot/core';
 
 /** What event handlers share: the running work, and use-case deps around a surface. */
 export interface HandlerContext {
   work: InFlightWork;
+  /** Work keyed by the message that started it (`triggerKey`), so deleting that message stops it. */
+  cancellations: CancellationRegistry;
   logger: Logger;
   depsFor(surface: ChatSurface, logger: Logger): ChatDeps;
 }

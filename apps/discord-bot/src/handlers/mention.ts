@@ -3,6 +3,7 @@ import type { Message } from 'discord.js';
 import type { ChannelSurface } from '../channel-surface.js';
 import { toChatError } from '../discord-errors.js';
 import { toThreadMessage } from '../thread-message.js';
+import { triggerKey } from '../trigger-key.js';
 import { RESTARTING, type HandlerContext } from './context.js';
 
 /** People's messages that address the bot: a mention, or a reply to the bot with the ping left on. */
@@ -23,7 +24,10 @@ async function referencedMessage(message: Message, selfId: string, logger: Logge
   }
 }
 
-/** A mention in a channel or thread: answered as a reply to it (a conversation, or an image edit). */
+/**
+ * A mention in a channel or thread: answered as a reply to it (a conversation,
+ * or an image edit), until that ends, the bot shuts down or the mention is deleted.
+ */
 export function handleMessage(message: Message, surface: ChannelSurface, context: HandlerContext): void {
   const selfId = message.client.user.id;
   if (!addressesBot(message, selfId)) return;
@@ -32,11 +36,17 @@ export function handleMessage(message: Message, surface: ChannelSurface, context
   // Replies to the mention keep the answer next to it; outside threads the reply chain is the conversation.
   const target = { channelId: message.channelId, threadId: message.id };
   const accepted = context.work.run(
-    async (signal) => {
-      logger.info('mention');
-      const referenced = await referencedMessage(message, selfId, logger);
-      await handleMention({ target, trigger, referenced }, context.depsFor(surface, logger), signal);
-    },
+    (shutdown) =>
+      context.cancellations.run(
+        triggerKey(message.id),
+        async (signal) => {
+          logger.info('mention');
+          const referenced = await referencedMessage(message, selfId, logger);
+          const input = { target, trigger, referenced, userId: message.author.id };
+          await handleMention(input, context.depsFor(surface, logger), signal);
+        },
+        shutdown,
+      ),
     (error) => logger.error({ err: toChatError(error) }, 'could not answer the mention'),
   );
   if (!accepted) {

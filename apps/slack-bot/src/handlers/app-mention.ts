@@ -1,15 +1,17 @@
 import { handleMention, type ChatTarget } from '@genbot/core';
 import type { App } from '@slack/bolt';
 import { parseAppMention } from '../parse-app-mention.js';
+import { triggerKey } from '../trigger-key.js';
 import { SHUTTING_DOWN, type HandlerContext } from './context.js';
 
 /**
  * `app_mention`, in a channel or a thread: answered in the mention's thread
  * (an image edit when an image is at hand, else a conversation). Bolt has
- * acknowledged the event already; the work runs in the background.
+ * acknowledged the event already; the work runs in the background, until it
+ * ends, the bot shuts down or the mention is deleted.
  */
 export function registerAppMention(app: App, context: HandlerContext): void {
-  const { surface, work, logger, seenEvents, seenMessages, deps } = context;
+  const { surface, work, cancellations, logger, seenEvents, seenMessages, deps } = context;
   app.event('app_mention', async ({ body }) => {
     const parsed = parseAppMention(body);
     if (!parsed.ok) {
@@ -31,15 +33,19 @@ export function registerAppMention(app: App, context: HandlerContext): void {
     }
     const target: ChatTarget = { channelId: mention.channel, threadId: mention.threadTs };
     const log = logger.child({ channel: mention.channel, ts: mention.ts });
+    const userId = mention.userId;
     const accepted = work.run(
-      async (signal) => {
-        const [trigger] = await surface.toThreadMessages([
-          { ts: mention.ts, user: mention.userId, text: mention.text, files: mention.files },
-        ]);
-        if (trigger === undefined) return;
-        const outcome = await handleMention({ target, trigger }, { ...deps, logger: log }, signal);
-        log.info({ outcome }, 'mention handled');
-      },
+      (shutdown) =>
+        cancellations.run(
+          triggerKey(mention.channel, mention.ts),
+          async (signal) => {
+            const [trigger] = await surface.toThreadMessages([{ ts: mention.ts, user: userId, text: mention.text, files: mention.files }]);
+            if (trigger === undefined) return;
+            const outcome = await handleMention({ target, trigger, userId }, { ...deps, logger: log }, signal);
+            log.info({ outcome }, 'mention handled');
+          },
+          shutdown,
+        ),
       (error) => log.error({ err: error }, 'mention failed'),
     );
     if (!accepted) {

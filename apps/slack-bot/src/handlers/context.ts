@@ -1,4 +1,4 @@
-import type { ChatDeps, InFlightWork, Logger } from '@genbot/core';
+import type { CancellationRegistry, ChatDeps, InFlightWork, Logger } from '@genbot/core';
 import type { RecentKeys } from '../event-dedupe.js';
 import type { BotIdentity } from '../parse-thread.js';
 import type { SlackSurface } from '../surface.js';
@@ -8,6 +8,8 @@ export interface HandlerContext {
   deps: ChatDeps;
   surface: SlackSurface;
   work: InFlightWork;
+  /** Work keyed by the message that started it (`triggerKey`), so deleting that message stops it. */
+  cancellations: CancellationRegistry;
   identity: BotIdentity;
   logger: Logger;
   /** `event_id`s handled: Slack's retries of the same event are dropped. */

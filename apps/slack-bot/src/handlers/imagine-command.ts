@@ -10,10 +10,11 @@ const UNREADABLE = 'Sorry, I couldn’t read that command. Please try again.';
 /**
  * `/imagine PROMPT [--ar W:H]`: acknowledged at once; a missing prompt gets
  * the usage line only the user sees; otherwise the imagine use case posts its
- * progress message in the channel and uploads the images there.
+ * progress message in the channel and uploads the images there. No message
+ * triggers it, so nothing can be deleted to cancel it: only shutdown stops it.
  */
 export function registerImagineCommand(app: App, context: HandlerContext): void {
-  const { work, logger, deps } = context;
+  const { work, logger, deps, surface } = context;
   app.command('/imagine', async ({ command, ack }) => {
     const parsed = parseImagineCommand(command);
     if (!parsed.ok) {
@@ -21,7 +22,7 @@ export function registerImagineCommand(app: App, context: HandlerContext): void 
       await ack({ response_type: 'ephemeral', text: UNREADABLE });
       return;
     }
-    const { channelId, prompt, aspectRatio, missingAspectRatio } = parsed.value;
+    const { channelId, userId, prompt, aspectRatio, missingAspectRatio } = parsed.value;
     if (prompt === '' || missingAspectRatio) {
       await ack({ response_type: 'ephemeral', text: toMrkdwn(prompt === '' ? copy.emptyPrompt : MISSING_ASPECT_RATIO) });
       return;
@@ -34,7 +35,9 @@ export function registerImagineCommand(app: App, context: HandlerContext): void 
     const log = logger.child({ channel: channelId, command: '/imagine' });
     work.run(
       async (signal) => {
-        const outcome = await imagine({ target: { channelId }, prompt, aspectRatio }, { ...deps, logger: log }, signal);
+        // The model (and the progress message) read names, not Slack's <@U…> markup.
+        const readablePrompt = await surface.readable(prompt);
+        const outcome = await imagine({ target: { channelId }, prompt: readablePrompt, aspectRatio, userId }, { ...deps, logger: log }, signal);
         log.info({ outcome }, '/imagine handled');
       },
       (error) => log.error({ err: error }, '/imagine failed'),
