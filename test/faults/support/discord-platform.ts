@@ -1,0 +1,117 @@
+import { createLogger } from '@genbot/core';
+import { CHAT_MODEL, everythingSaid, IMAGE_MODEL, SECRETS, startHarness, type Harness } from '../../discord/support/harness.js';
+import type { Platform, PlatformFault, Upload, View, UserAttachment } from './platform.js';
+
+const USER = 'ada';
+
+// The route each platform fault hits first: the reply's first post, its streamed edits, /imagine's upload follow-up.
+const RATE_LIMITED_ROUTE: Record<PlatformFault, { route: string; failNext: number }> = {
+  post: { route: 'POST /channels/:id/messages', failNext: 1 },
+  edit: { route: 'PATCH /channels/:id/messages/:id', failNext: 2 },
+  upload: { route: 'POST /webhooks/:id/:token', failNext: 1 },
+};
+
+/** The Discord bot (discord.js) against the Discord fake, as a fault-suite platform. */
+export class DiscordPlatform implements Platform {
+  readonly name = 'discord';
+  readonly chatModel = CHAT_MODEL;
+  readonly imageModel = IMAGE_MODEL;
+  readonly h: Harness;
+  /** The fake's own log (gateway sessions, resumes), apart from the bot's. */
+  readonly fakeLogs: string[];
+
+  private constructor(harness: Harness, fakeLogs: string[]) {
+    this.h = harness;
+    this.fakeLogs = fakeLogs;
+  }
+
+  /** `channels`: how many row channels to create (Discord only shows a bot the channels its guild had at READY). */
+  static async start(channels: number): Promise<DiscordPlatform> {
+    const fakeLogs: string[] = [];
+    const logger = createLogger({
+      level: 'debug',
+      destination: {
+        write(line: string) {
+          fakeLogs.push(line);
+          return true;
+        },
+      },
+    });
+    const names = ['general', ...Array.from({ length: channels }, (_, index) => `row-${index}`)];
+    return new DiscordPlatform(await startHarness({ fake: { guild: { channels: names }, logger } }), fakeLogs);
+  }
+
+  get emulator() {
+    return this.h.emulator;
+  }
+
+  channel(index: number): string {
+    return this.h.fake.channelId(`row-${index}`);
+  }
+
+  async mention(channel: string, text: string, attachment?: UserAttachment): Promise<void> {
+    this.h.fake.userSays({
+      user: USER,
+      channelId: channel,
+      content: `${this.h.mention} ${text}`,
+      ...(attachment === undefined
+        ? {}
+        : { attachments: [{ filename: attachment.name, bytes: attachment.bytes, ...(attachment.contentType === undefined ? {} : { contentType: attachment.contentType }) }] }),
+    });
+  }
+
+  async imagine(channel: string, prompt: string, aspectRatio?: string): Promise<void> {
+    const options = { prompt, ...(aspectRatio === undefined ? {} : { aspect_ratio: aspectRatio }) };
+    this.h.fake.userRunsCommand({ user: USER, channelId: channel, name: 'imagine', options });
+  }
+
+  view(channel: string): View {
+    const messages = this.h.botMessages(channel);
+    const uploads: Upload[] = messages
+      .filter((message) => message.attachments.length > 0)
+      .map((message) => ({
+        comment: message.content,
+        files: message.attachments.map((attachment) => ({ name: attachment.filename, bytes: attachment.bytes })),
+      }));
+    return { texts: messages.filter((message) => message.attachments.length === 0).map((message) => message.content), uploads };
+  }
+
+  allVersions(channel: string): string[] {
+    return this.h.botMessages(channel).flatMap((message) => [...message.history.map((version) => version.content), message.content]);
+  }
+
+  rateLimitHitCount(): number {
+    return this.h.fake.state.rateLimitHits.length;
+  }
+
+  rateLimitNext(kind: PlatformFault): () => void {
+    const limit = this.h.fake.rateLimit({ ...RATE_LIMITED_ROUTE[kind], limit: 100, windowMs: 1_000 });
+    return () => limit.off();
+  }
+
+  failUploads(times?: number): () => void {
+    const rejecting = this.h.fake.rejectUploads(times === undefined ? {} : { times });
+    return () => rejecting.off();
+  }
+
+  failDownloads(status: 403 | 404): () => void {
+    const failing = this.h.fake.failDownloads({ status });
+    return () => failing.off();
+  }
+
+  leakedSecret(): string | undefined {
+    // Interaction tokens are credentials too: webhook URLs carry them.
+    const tokens = this.h.fake.state.interactions.map((interaction) => interaction.token);
+    const said = everythingSaid(this.h);
+    for (const secret of [...SECRETS, ...tokens]) {
+      const where = said.findIndex((text) => text.includes(secret));
+      if (where !== -1) return `${SECRETS.includes(secret) ? 'a secret' : 'an interaction token'} found in ${where < this.h.logs.length ? 'logs' : 'messages'}`;
+    }
+    if (this.h.logs.length === 0) return 'no log lines were captured';
+    return undefined;
+  }
+
+  stop(): Promise<void> {
+    return this.h.stop();
+  }
+}

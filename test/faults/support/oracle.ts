@@ -1,0 +1,66 @@
+import { closeOpenFence, copy, describeError, GenAiClient, type MessagesRequest } from '@genbot/core';
+import { startEmulator, type Emulator, type RecordedRequest } from '@genbot/emulator';
+
+/**
+ * What the bot should show, worked out by asking a second emulator the same
+ * thing (its answers and faults follow from the request alone) and passing
+ * the outcome through core's own copy. A second emulator keeps these calls
+ * out of the bot's emulator, whose requests the rows count, and gives
+ * `KIND*N` faults a fresh count.
+ */
+export class Oracle {
+  readonly #emulator: Emulator;
+  readonly #client: GenAiClient;
+
+  private constructor(emulator: Emulator) {
+    this.#emulator = emulator;
+    // One retry: a transient `*1` fault clears, a persistent one still fails, and a 429's wait is paid once.
+    this.#client = new GenAiClient({ baseUrl: emulator.url, apiKey: 'oracle-key', retryBaseDelayMs: 5, maxRetries: 1 });
+  }
+
+  static async start(): Promise<Oracle> {
+    return new Oracle(await startEmulator({ apiKey: 'oracle-key' }));
+  }
+
+  /** The reply's final text for this conversation request, as core's converse ends it. */
+  async reply(request: MessagesRequest): Promise<string> {
+    const { model, messages, max_tokens, system } = request;
+    const stream = this.#client.streamMessage({ model, messages, max_tokens, ...(system === undefined ? {} : { system }) });
+    let text = '';
+    try {
+      for await (const delta of stream.textDeltas()) text += delta;
+    } catch (error) {
+      const line = copy.replyFailed(describeError(error), text !== '');
+      return text.trim() === '' ? line : `${closeOpenFence(text)}\n\n${line}`;
+    }
+    if (text !== '') return text;
+    return (await stream.finalMessage()).stopReason === 'refusal' ? copy.replyRefused : copy.noReplyText;
+  }
+
+  /** How /imagine ends for this prompt: the images' count, or the progress message's failure line. */
+  async imagine(model: string, prompt: string): Promise<{ images: number } | { failure: string }> {
+    try {
+      return { images: (await this.#client.generateImages(model, { prompt })).length };
+    } catch (error) {
+      return { failure: copy.imagineFailed(prompt, describeError(error)) };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#client.close();
+    await this.#emulator.close();
+  }
+}
+
+function isMessagesRequest(body: unknown): body is MessagesRequest {
+  return typeof body === 'object' && body !== null && 'model' in body && 'messages' in body && Array.isArray(body.messages);
+}
+
+/** The conversation requests among `requests`, oldest first. */
+export function messagesRequests(requests: readonly RecordedRequest[]): MessagesRequest[] {
+  return requests.filter((r) => r.method === 'POST' && r.path.endsWith('/v1/messages')).map((r) => r.body).filter(isMessagesRequest);
+}
+
+export function generateContentRequests(requests: readonly RecordedRequest[]): RecordedRequest[] {
+  return requests.filter((r) => r.method === 'POST' && r.path.includes(':generateContent'));
+}

@@ -1,0 +1,110 @@
+import { assertNoSecrets, startHarness, type Harness } from '../../slack/support/harness.js';
+import type { Platform, PlatformFault, Upload, View, UserAttachment } from './platform.js';
+
+const USER = 'U1';
+
+// The bot's call each platform fault hits first: the reply's first post, its streamed edits, the upload URL request.
+const RATE_LIMITED_METHOD: Record<PlatformFault, { method: string; failNext: number }> = {
+  post: { method: 'chat.postMessage', failNext: 1 },
+  edit: { method: 'chat.update', failNext: 2 },
+  upload: { method: 'files.getUploadURLExternal', failNext: 1 },
+};
+
+/** The Slack bot (Bolt, HTTP mode, edits in place) against the Slack fake, as a fault-suite platform. */
+export class SlackPlatform implements Platform {
+  readonly name = 'slack';
+  readonly chatModel = 'claude-e2e';
+  readonly imageModel = 'gemini-image-e2e';
+  readonly h: Harness;
+
+  private constructor(harness: Harness) {
+    this.h = harness;
+  }
+
+  static async start(): Promise<SlackPlatform> {
+    return new SlackPlatform(await startHarness({ mode: 'http' }));
+  }
+
+  get emulator() {
+    return this.h.emulator;
+  }
+
+  get botUserId(): string {
+    return this.h.slack.identity.botUserId;
+  }
+
+  channel(index: number): string {
+    return `CF${String(index).padStart(4, '0')}`;
+  }
+
+  async mention(channel: string, text: string, attachment?: UserAttachment): Promise<void> {
+    await this.h.slack.userSays({
+      user: USER,
+      channel,
+      text: `<@${this.botUserId}> ${text}`,
+      ...(attachment === undefined
+        ? {}
+        : { files: [{ name: attachment.name, bytes: attachment.bytes, ...(attachment.contentType === undefined ? {} : { mimetype: attachment.contentType }) }] }),
+    });
+  }
+
+  async imagine(channel: string, prompt: string, aspectRatio?: string): Promise<void> {
+    const text = aspectRatio === undefined ? prompt : `${prompt} --ar ${aspectRatio}`;
+    await this.h.slack.userRunsCommand({ user: USER, channel, command: '/imagine', text });
+  }
+
+  view(channel: string): View {
+    const { workspace } = this.h.slack;
+    const messages = workspace.botMessages(this.botUserId, { channel });
+    const uploads: Upload[] = messages
+      .filter((message) => message.fileIds.length > 0)
+      .map((message) => ({
+        comment: message.text,
+        files: message.fileIds.flatMap((id) => {
+          const file = workspace.files.get(id);
+          return file?.completed === true && file.bytes !== undefined ? [{ name: file.name, bytes: file.bytes }] : [];
+        }),
+      }));
+    const texts = [
+      ...messages.filter((message) => message.fileIds.length === 0).map((message) => message.text),
+      // What only the user sees (usage help answered with the command's acknowledgement) is shown too.
+      ...workspace.ephemerals.filter((ephemeral) => ephemeral.channel === channel).map((ephemeral) => ephemeral.text),
+    ];
+    return { texts, uploads };
+  }
+
+  allVersions(channel: string): string[] {
+    return this.h.slack.workspace
+      .botMessages(this.botUserId, { channel })
+      .flatMap((message) => [...message.edits.map((version) => version.text), message.text]);
+  }
+
+  rateLimitHitCount(): number {
+    return this.h.slack.rateLimitHits.length;
+  }
+
+  rateLimitNext(kind: PlatformFault): () => void {
+    return this.h.slack.rateLimit({ ...RATE_LIMITED_METHOD[kind], retryAfterSeconds: 1 });
+  }
+
+  failUploads(times?: number): () => void {
+    return this.h.slack.failUploads({ status: 500, ...(times === undefined ? {} : { times }) });
+  }
+
+  failDownloads(status: 403 | 404): () => void {
+    return this.h.slack.failDownloads({ status });
+  }
+
+  leakedSecret(): string | undefined {
+    try {
+      assertNoSecrets(this.h);
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  stop(): Promise<void> {
+    return this.h.close();
+  }
+}
