@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AppConfig, Logger } from '@genbot/core';
+import { JobScheduler, type AppConfig, type Logger } from '@genbot/core';
 import { startDiscordBot } from '@genbot/discord-bot';
 import { startDiscordFake, startSlackFake, type DiscordFake, type SlackFake } from '@genbot/fakes';
 import { startPlayground, type Playground } from '@genbot/playground';
@@ -24,6 +24,8 @@ export interface LocalPlayground {
 export async function startLocalPlayground(options: { config: AppConfig; service: OpenService; logger: Logger }): Promise<LocalPlayground> {
   const { config, service, logger } = options;
   const models = { client: service.client, chatModel: config.service.chatModel, imageModel: config.service.imageModel };
+  // One scheduler for both bots, as with real tokens: caps are per process.
+  const scheduler = new JobScheduler();
   const secret = () => randomBytes(18).toString('hex');
   const stops: Stoppable[] = [];
   const fakes: Stoppable[] = [];
@@ -49,6 +51,7 @@ export async function startLocalPlayground(options: { config: AppConfig; service
         },
         models,
         logger,
+        scheduler,
       }).then((bot) => {
         stops.push({ name: 'Slack bot', stop: (drainMs) => bot.stop({ drainMs }) });
         return bot;
@@ -57,6 +60,7 @@ export async function startLocalPlayground(options: { config: AppConfig; service
         discord: { token: discordFake.botToken, applicationId: discordFake.applicationId, apiUrl: discordFake.apiUrl },
         models,
         logger,
+        scheduler,
         registerCommands: { guildId: discordFake.guildId },
       }).then((bot) => {
         stops.push({ name: 'Discord bot', stop: (drainMs) => bot.stop({ drainMs }) });

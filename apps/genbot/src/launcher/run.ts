@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, loadConfig, type AppConfig, type Logger } from '@genbot/core';
+import { ConfigError, createLogger, JobScheduler, loadConfig, type AppConfig, type Logger } from '@genbot/core';
 import { registerCommands, startDiscordBot, type DiscordBot } from '@genbot/discord-bot';
 import { startSlackBot, type SlackBot } from '@genbot/slack-bot';
 import { ExitCode } from '../exit-codes.js';
@@ -101,11 +101,13 @@ async function runBots(
   const say = (line: string) => io.stdout.write(`${line}\n`);
   const service = await openService(config.service, logger);
   const models = { client: service.client, chatModel: config.service.chatModel, imageModel: config.service.imageModel };
+  // One scheduler for both bots: the caps protect this process and its service quota, whichever platform asks.
+  const scheduler = new JobScheduler();
   const started: Stoppable[] = [];
   const lines: string[] = [];
   const [slack, discord] = await Promise.allSettled([
-    want.slack ? startSlackBot({ slack: config.slack, models, logger }) : undefined,
-    want.discord ? startDiscordBot({ discord: config.discord, models, logger }) : undefined,
+    want.slack ? startSlackBot({ slack: config.slack, models, logger, scheduler }) : undefined,
+    want.discord ? startDiscordBot({ discord: config.discord, models, logger, scheduler }) : undefined,
   ]);
   if (slack.status === 'fulfilled' && slack.value) {
     const bot = slack.value;
