@@ -1,18 +1,18 @@
 /**
  * `pnpm bench`: runs every registered benchmark against one emulator (in its
  * own process), prints the table on stdout and writes bench/results.json.
- * Progress goes to stderr. To add rows, add a Benchmark to BENCHMARKS.
+ * Progress goes to stderr. To add rows, add a Benchmark to BENCHMARKS
+ * (benchmarks.ts); to run just one of them, see run-one.ts.
  */
+import { API_KEY, BENCHMARKS } from './benchmarks.js';
 import { startEmulatorProcess } from './emulator.js';
 import { collectResults, formatTable, writeResults } from './report.js';
-import { sdkComparison } from './sdk-comparison.js';
-import type { Benchmark, Row } from './suite.js';
+import type { Row } from './suite.js';
 
-const BENCHMARKS: Benchmark[] = [...sdkComparison];
-const API_KEY = 'bench-key';
 const RESULTS = new URL('../results.json', import.meta.url);
 
-// No pause between deltas: the client's own cost is what is measured, not the emulator's pacing.
+// No pause between deltas by default: the client's own cost is what is measured, not the emulator's
+// pacing. The chat rows pace their streams with `[delay:MS]` in the prompt.
 const emulator = await startEmulatorProcess({ apiKey: API_KEY, streamDelayMs: 0 });
 const rows: Row[] = [];
 try {

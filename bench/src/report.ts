@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import type { Row } from './suite.js';
+import { missesTarget, type Row } from './suite.js';
 
 export interface Results {
   date: string;
@@ -23,15 +23,20 @@ function cells(values: string[], widths: number[]): string {
   return values.map((value, i) => (i === 0 ? value.padEnd(widths[i] ?? 0) : value.padStart(widths[i] ?? 0))).join('  ');
 }
 
-/** A plain-text table; rows over their target are marked. */
+function targetCell(r: Row): string {
+  if (r.target !== undefined) return `<= ${r.target.toFixed(1)}x`;
+  return r.max === undefined ? '-' : `<= ${r.max} ${r.unit}`;
+}
+
+/** A plain-text table; rows that miss their target are marked. */
 export function formatTable(rows: Row[]): string {
-  const header = ['row', 'ours', 'SDK', 'ours/SDK', 'target'];
+  const header = ['row', 'ours', 'baseline', 'ours/base', 'target'];
   const body = rows.map((r) => [
     r.name,
     `${r.ours.toFixed(1)} ${r.unit}`,
     `${r.baseline.toFixed(1)} ${r.unit}`,
-    `${r.ratio.toFixed(2)}x${r.ratio > r.target ? ' !' : ''}`,
-    `<= ${r.target.toFixed(1)}x`,
+    Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}x` : '-',
+    `${targetCell(r)}${missesTarget(r) ? ' !' : ''}`,
   ]);
   const widths = header.map((_, i) => Math.max(...[header, ...body].map((line) => (line[i] ?? '').length)));
   return [cells(header, widths), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map((line) => cells(line, widths))].join('\n');

@@ -1,0 +1,99 @@
+/**
+ * Issue 7: 50 concurrent Slack `/imagine` of 4 MiB images. The bot runs in
+ * its own process (peak RSS growth, max event-loop delay); the fake and the
+ * recording proxy run here and say how many images the bot held at once
+ * (from the service starting to send one to its upload completing). Ours is
+ * the bot's default scheduler; the baseline admits every job at once (no
+ * scheduler).
+ */
+import { once } from 'node:events';
+import { startSlackFake, type SlackFake } from '@genbot/fakes';
+import type { JobSchedulerOptions } from '@genbot/core';
+import { forkBenchChild } from './child-process.js';
+import type { ImagineBotInput, ImagineBotStats } from './chat-imagine-bot.js';
+import { startChatProxy } from './chat-proxy.js';
+import { CHAT_MODEL, IMAGE_MODEL } from './chat-rig.js';
+import { boundedRow, type BenchContext, type Benchmark } from './suite.js';
+
+const COMMANDS = 50;
+const IMAGE_MIB = 4;
+/** One prompt throughout, so the emulator encodes the image once. */
+const PROMPT = `a benchmark picture [mb:${IMAGE_MIB}]`;
+const NO_SCHEDULER: JobSchedulerOptions = { image: { concurrency: COMMANDS, perUser: COMMANDS, queueLimit: 0 } };
+const TARGET_RSS_PER_BYTE_IN_FLIGHT = 3;
+const TARGET_LOOP_DELAY_MS = 50;
+/**
+ * Extra node flags for the bot process only, to look inside it, e.g.
+ * `BENCH_IMAGINE_BOT_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof --trace-gc'`.
+ */
+const BOT_FLAGS = (process.env['BENCH_IMAGINE_BOT_FLAGS'] ?? '').split(/\s+/).filter((flag) => flag !== '');
+
+interface ImagineResult extends ImagineBotStats {
+  peakImagesHeld: number;
+}
+
+/** Most images between the service starting to send one and Slack completing its upload. */
+function peakHeld(starts: readonly number[], ends: readonly number[]): number {
+  const events = [...starts.map((at) => ({ at, step: 1 })), ...ends.map((at) => ({ at, step: -1 }))].sort((a, b) => a.at - b.at || a.step - b.step);
+  let held = 0;
+  let peak = 0;
+  for (const event of events) {
+    held += event.step;
+    peak = Math.max(peak, held);
+  }
+  return peak;
+}
+
+const uploadsDone = (slack: SlackFake) => slack.calls.filter((call) => call.method === 'files.completeUploadExternal' && call.ok);
+
+async function imagineBurst(context: BenchContext, scheduler: JobSchedulerOptions): Promise<ImagineResult> {
+  const slack = await startSlackFake();
+  const proxy = await startChatProxy(context.emulatorUrl);
+  const input: ImagineBotInput = {
+    apiUrl: slack.apiUrl,
+    botToken: slack.identity.botToken,
+    signingSecret: slack.identity.signingSecret,
+    serviceUrl: proxy.url,
+    apiKey: context.apiKey,
+    chatModel: CHAT_MODEL,
+    imageModel: IMAGE_MODEL,
+    scheduler,
+  };
+  const child = forkBenchChild(new URL('./chat-imagine-bot.ts', import.meta.url), [JSON.stringify(input)], ['--expose-gc', ...BOT_FLAGS]);
+  try {
+    const { port } = (await child.message) as { port: number };
+    slack.deliverTo(`http://127.0.0.1:${String(port)}/slack/events`);
+    await Promise.all(
+      Array.from({ length: COMMANDS }, (_, index) => {
+        const user = `U${1000 + index}`;
+        slack.workspace.addUser({ id: user, name: `user${index}` });
+        return slack.userRunsCommand({ user, channel: 'C1', command: '/imagine', text: PROMPT });
+      }),
+    );
+    await slack.waitFor(() => uploadsDone(slack).length >= COMMANDS || undefined, { timeoutMs: 120_000 });
+    const stats = once(child.process, 'message');
+    child.process.send('stop');
+    const [measured] = (await stats) as [ImagineBotStats];
+    return { ...measured, peakImagesHeld: peakHeld(proxy.imageResponsesAt, uploadsDone(slack).map((call) => call.atMs)) };
+  } finally {
+    await once(child.process, 'exit').catch(() => undefined);
+    await proxy.close();
+    await slack.close();
+  }
+}
+
+export const chatImagine: Benchmark = {
+  name: `slack /imagine ${COMMANDS}x ${IMAGE_MIB} MiB: default scheduler vs none`,
+  async run(context) {
+    const ours = await imagineBurst(context, {});
+    const naive = await imagineBurst(context, NO_SCHEDULER);
+    const perByte = (r: ImagineResult) => r.peakRssGrowthMiB / (r.peakImagesHeld * IMAGE_MIB);
+    const prefix = `slack /imagine ${COMMANDS}x ${IMAGE_MIB} MiB`;
+    return [
+      boundedRow(`${prefix}: images held at once`, 'n', ours.peakImagesHeld, naive.peakImagesHeld),
+      boundedRow(`${prefix}: peak RSS growth`, 'MiB', ours.peakRssGrowthMiB, naive.peakRssGrowthMiB),
+      boundedRow(`${prefix}: RSS growth / bytes in flight`, 'x', perByte(ours), perByte(naive), TARGET_RSS_PER_BYTE_IN_FLIGHT),
+      boundedRow(`${prefix}: max event-loop delay`, 'ms', ours.maxLoopDelayMs, naive.maxLoopDelayMs, TARGET_LOOP_DELAY_MS),
+    ];
+  },
+};
