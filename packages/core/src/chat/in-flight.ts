@@ -5,7 +5,12 @@
  */
 export class InFlightWork {
   readonly #pending = new Set<Promise<void>>();
-  readonly #abort = new AbortController();
+  /**
+   * One controller per task rather than one shared signal: hundreds of queued
+   * jobs listening on a single process-long signal is what Node warns about
+   * as a possible leak, and a finished task should leave nothing behind.
+   */
+  readonly #controllers = new Set<AbortController>();
   #accepting = true;
 
   get size(): number {
@@ -23,12 +28,17 @@ export class InFlightWork {
    */
   run(task: (signal: AbortSignal) => Promise<unknown>, onError?: (error: unknown) => void): boolean {
     if (!this.#accepting) return false;
-    const promise: Promise<void> = task(this.#abort.signal).then(
+    const controller = new AbortController();
+    this.#controllers.add(controller);
+    const promise: Promise<void> = task(controller.signal).then(
       () => undefined,
       (error: unknown) => onError?.(error),
     );
     this.#pending.add(promise);
-    void promise.finally(() => this.#pending.delete(promise));
+    void promise.finally(() => {
+      this.#pending.delete(promise);
+      this.#controllers.delete(controller);
+    });
     return true;
   }
 
@@ -46,7 +56,8 @@ export class InFlightWork {
     const inTime = await Promise.race([finished, timedOut]);
     clearTimeout(timer);
     if (!inTime) {
-      this.#abort.abort(new Error('shutting down'));
+      const reason = new Error('shutting down');
+      for (const controller of this.#controllers) controller.abort(reason);
       await finished;
     }
     return inTime;
