@@ -28,7 +28,7 @@ export async function openService(service: ServiceConfig, logger: Logger): Promi
 
   // A fresh random key keeps the emulator's credential checks meaningful even though nobody configured one.
   const apiKey = randomBytes(24).toString('hex');
-  const emulator = await startEmulator({ apiKey, logger: logger.child({ component: 'emulator' }) });
+  const emulator = await startEmulator({ apiKey, recordRequests: false, logger: logger.child({ component: 'emulator' }) });
   const client = new GenAiClient({ baseUrl: emulator.url, apiKey, logger, ...timeouts });
   // Logged at warn, not info: replies are canned and whoever runs this must see that at any default level.
   logger.warn({ url: emulator.url }, `GENAI_BASE_URL is unset: using the offline emulator at ${emulator.url}`);

@@ -32,6 +32,8 @@ const emulator = await startEmulator({
   apiKey: values['api-key'],
   relaxCredentials: values['relax-credentials'],
   streamDelayMs: wholeNumber('stream-delay', values['stream-delay']),
+  // Nobody reads the log of a standalone emulator; it would only grow.
+  recordRequests: false,
   logger,
 });
 process.stdout.write(`${emulator.url}\n`);

@@ -67,6 +67,13 @@ describe('recording', () => {
     expect(emulator.requests[1]?.headers['x-api-key']).toBeUndefined();
     expect(emulator.requests[2]?.body).toBe('{broken');
   });
+
+  it('keeps no log when a long-running emulator turns recording off', async () => {
+    const emulator = await start({ recordRequests: false });
+    const answer = await postJson(`${emulator.url}/v1/messages`, chat('one'), { 'X-Api-Key': 'k', 'Anthropic-Version': '2023-06-01' });
+    expect(answer.status).toBe(200);
+    expect(emulator.requests).toEqual([]);
+  });
 });
 
 describe('credentials', () => {

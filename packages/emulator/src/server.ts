@@ -23,6 +23,12 @@ export interface EmulatorOptions {
   relaxCredentials?: boolean;
   /** Pause between SSE deltas, default 15. */
   streamDelayMs?: number;
+  /**
+   * Keep every request in `requests` (default true, for tests). A long-running
+   * emulator (the CLI's, the playground's) turns it off: edit requests carry
+   * whole images, and the log would only grow.
+   */
+  recordRequests?: boolean;
   logger?: Logger;
 }
 
@@ -61,6 +67,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const host = options.host ?? '127.0.0.1';
   const prefix = normalisePrefix(options.pathPrefix);
   const requests: RecordedRequest[] = [];
+  const record = options.recordRequests ?? true;
   const context: EmulatorContext = {
     apiKey: options.apiKey,
     relaxCredentials: options.relaxCredentials ?? false,
@@ -78,7 +85,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const headers = flattenHeaders(req.headers);
     const method = req.method ?? 'GET';
     const fullPath = req.url ?? '/';
-    requests.push({ method, path: fullPath, headers, body: json.ok ? json.value : text === '' ? undefined : text });
+    if (record) requests.push({ method, path: fullPath, headers, body: json.ok ? json.value : text === '' ? undefined : text });
 
     const pathname = fullPath.split('?', 1)[0] ?? fullPath;
     const path = pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : undefined;
