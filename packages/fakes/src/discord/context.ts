@@ -3,7 +3,8 @@ import type { Dispatcher } from './dispatcher.js';
 import type { GuildState } from './guild-state.js';
 import type { RateLimits } from './rate-limits.js';
 import type { SnowflakeGenerator } from './snowflake.js';
-import type { DownloadFault, TransferFault, TransferFaults } from './transfer-faults.js';
+import type { TransferFaults } from '../transfer-faults.js';
+import type { DownloadFault, TransferFault } from './transfer-faults.js';
 
 /** What the REST handlers and the driver share. */
 export interface FakeContext {

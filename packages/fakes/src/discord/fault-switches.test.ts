@@ -2,25 +2,11 @@ import type { Client } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDiscordFake, type DiscordFake } from './index.js';
 import { readyClient } from './test-client.js';
-import { TransferFaults, type TransferFault } from './transfer-faults.js';
 
 const PNG_1x1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   'base64',
 );
-
-describe('TransferFaults', () => {
-  it('answers the next N transfers, then lets them through; or every one until switched off', () => {
-    const faults = new TransferFaults<TransferFault>();
-    const once = faults.add({ times: 1 });
-    expect([faults.take(), faults.take()]).toEqual([{ times: 1 }, undefined]);
-    once.off();
-    const always = faults.add({});
-    expect([faults.take(), faults.take()]).toEqual([{}, {}]);
-    always.off();
-    expect(faults.take()).toBeUndefined();
-  });
-});
 
 describe('Discord fake fault switches with the real discord.js', () => {
   let discord: DiscordFake;

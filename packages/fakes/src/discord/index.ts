@@ -9,7 +9,8 @@ import type { ChannelRecord, InteractionRecord, MessageRecord, UserRecord } from
 import { RateLimits, type RateLimitRule, type RateLimitSwitch } from './rate-limits.js';
 import { listen } from './server.js';
 import { createSnowflakeGenerator } from './snowflake.js';
-import { TransferFaults, type DownloadFault, type TransferFault, type TransferFaultSwitch } from './transfer-faults.js';
+import { TransferFaults } from '../transfer-faults.js';
+import type { DownloadFault, TransferFault, TransferFaultSwitch } from './transfer-faults.js';
 import { waitFor } from './wait-for.js';
 import { APPLICATION_FLAG_MESSAGE_CONTENT } from './permissions.js';
 import { wireGuildCreate, wireReady } from './wire.js';
@@ -165,8 +166,8 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     createThread: (input) => driver.createThread(input),
     rateLimit: (rule) => ctx.rateLimits.add(rule),
     clearRateLimits: () => ctx.rateLimits.clear(),
-    failDownloads: (fault) => ctx.downloadFaults.add(fault),
-    rejectUploads: (fault = {}) => ctx.uploadFaults.add(fault),
+    failDownloads: (fault) => ({ off: ctx.downloadFaults.add(fault) }),
+    rejectUploads: (fault = {}) => ({ off: ctx.uploadFaults.add(fault) }),
     dropConnection: (closeCode = 4000) => gateway.dropConnections(closeCode),
     connectedSessions: () => gateway.connectedSessions.length,
     waitFor: (predicate, timeoutMs = 5000) => waitFor(() => predicate(state), timeoutMs),

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { mediaTypeOf } from './media.js';
-import { TransferFaults } from './transfer-faults.js';
+import { TransferFaults } from '../transfer-faults.js';
+import type { TransferFault } from './transfer-faults.js';
 import type { SlackWorkspace } from './workspace.js';
 
 /** What Slack answers an unauthenticated `url_private` request with: a sign-in page, status 200. */
@@ -26,9 +27,9 @@ export class FileTransfers {
   readonly #botToken: string;
   readonly #logger: Logger;
   /** Switched on by tests: upload URLs (valid ones) answering an error status instead of storing the bytes. */
-  readonly uploadFaults = new TransferFaults();
+  readonly uploadFaults = new TransferFaults<TransferFault>();
   /** Switched on by tests: authorized `url_private` downloads answering an error status. */
-  readonly downloadFaults = new TransferFaults();
+  readonly downloadFaults = new TransferFaults<TransferFault>();
   /** Upload URL secret -> file ID. */
   readonly #uploads = new Map<string, string>();
 
@@ -49,7 +50,7 @@ export class FileTransfers {
     const fileId = this.#uploads.get(secret);
     const file = fileId !== undefined ? this.#workspace.files.get(fileId) : undefined;
     if (!file) return new Response('Not Found', { status: 404, headers: { 'content-type': 'text/plain' } });
-    const failed = this.uploadFaults.take();
+    const failed = this.uploadFaults.take()?.status;
     if (failed !== undefined) {
       // Read the bytes first: answering mid-upload would look like a dropped connection, not an error status.
       await request.arrayBuffer();
@@ -80,7 +81,7 @@ export class FileTransfers {
   handleDownload(teamFile: string, request: Request): Response {
     const authorization = request.headers.get('authorization') ?? '';
     if (authorization !== `Bearer ${this.#botToken}`) return html(LOGIN_PAGE, 200);
-    const failed = this.downloadFaults.take();
+    const failed = this.downloadFaults.take()?.status;
     if (failed !== undefined) return html(`<!DOCTYPE html><html><body>Error ${failed}</body></html>`, failed);
     const prefix = `${this.#workspace.teamId}-`;
     const file = teamFile.startsWith(prefix) ? this.#workspace.files.get(teamFile.slice(prefix.length)) : undefined;
