@@ -1,4 +1,3 @@
-import { describeError } from '../genai/describe-error.js';
 import { UsageError } from '../genai/errors.js';
 import { MAX_INLINE_IMAGE_BYTES, readInputImage } from '../genai/images.js';
 import type { InputImage } from '../genai/types.js';
@@ -6,10 +5,9 @@ import { isImageAttachment } from './attachments.js';
 import { systemClock } from './clock.js';
 import { copy } from './copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
+import { endFailedImageJob } from './image-job-failure.js';
 import { MAX_PROMPT_CHARS } from './imagine.js';
 import { withRetries } from './retry.js';
-import { cancelledByTrigger } from '../jobs/cancellation-registry.js';
-import { JobRejectedError } from '../jobs/job-rejected-error.js';
 import { ProgressMessage } from '../jobs/progress-message.js';
 import { runModelCall } from '../jobs/run-model-call.js';
 import { say } from './status-message.js';
@@ -119,18 +117,12 @@ export async function editImage(input: EditImageInput, deps: ChatDeps, signal?: 
     await shown.finish(uploaded.ok ? copy.editDone(instruction, uploaded.result) : uploaded.answer);
     return uploaded.ok ? 'done' : 'failed';
   } catch (error) {
-    if (error instanceof JobRejectedError) {
-      deps.logger.info({ reason: error.reason, retryAfterSeconds: error.retryAfterSeconds }, 'image edit refused by the scheduler');
-      await progress?.finish(copy.busy(error.reason, error.retryAfterSeconds));
-      return 'rejected';
-    }
-    if (signal?.aborted === true) {
-      deps.logger.info({ reason: String(signal.reason) }, 'image edit stopped');
-      await progress?.finish(cancelledByTrigger(signal) ? copy.cancelled : copy.stopped);
-      return 'failed';
-    }
-    deps.logger.error({ err: error }, 'image edit failed');
-    await progress?.finish(copy.editFailed(instruction, describeError(error)));
-    return 'failed';
+    return endFailedImageJob(error, {
+      name: 'image edit',
+      deps,
+      progress,
+      signal,
+      failed: (description) => copy.editFailed(instruction, description),
+    });
   }
 }

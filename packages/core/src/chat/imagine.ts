@@ -1,11 +1,9 @@
 import { parseAspectRatio } from '../genai/aspect-ratio.js';
-import { describeError } from '../genai/describe-error.js';
 import { UsageError } from '../genai/errors.js';
 import { ASPECT_RATIOS, type AspectRatio } from '../genai/types.js';
 import { copy } from './copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
-import { cancelledByTrigger } from '../jobs/cancellation-registry.js';
-import { JobRejectedError } from '../jobs/job-rejected-error.js';
+import { endFailedImageJob } from './image-job-failure.js';
 import { ProgressMessage } from '../jobs/progress-message.js';
 import { runModelCall } from '../jobs/run-model-call.js';
 import { say } from './status-message.js';
@@ -49,7 +47,6 @@ function check(input: ImagineInput): Checked {
  * Never rejects: failures are logged and shown.
  */
 export async function imagine(input: ImagineInput, deps: ChatDeps, signal?: AbortSignal): Promise<ChatOutcome> {
-  const log = deps.logger;
   let progress: ProgressMessage | undefined;
   try {
     const checked = check(input);
@@ -80,19 +77,12 @@ export async function imagine(input: ImagineInput, deps: ChatDeps, signal?: Abor
     await shown.finish(uploaded.ok ? copy.imagineDone(prompt, uploaded.result) : uploaded.answer);
     return uploaded.ok ? 'done' : 'failed';
   } catch (error) {
-    if (error instanceof JobRejectedError) {
-      log.info({ reason: error.reason, retryAfterSeconds: error.retryAfterSeconds }, 'imagine refused by the scheduler');
-      await progress?.finish(copy.busy(error.reason, error.retryAfterSeconds));
-      return 'rejected';
-    }
-    if (signal?.aborted === true) {
-      log.info({ reason: String(signal.reason) }, 'imagine stopped');
-      // Nothing on screen yet: nothing to say about a request the user withdrew.
-      if (progress?.posted === true) await progress.finish(cancelledByTrigger(signal) ? copy.cancelled : copy.stopped);
-      return 'failed';
-    }
-    log.error({ err: error }, 'imagine failed');
-    await progress?.finish(copy.imagineFailed(input.prompt, describeError(error)));
-    return 'failed';
+    return endFailedImageJob(error, {
+      name: 'imagine',
+      deps,
+      progress,
+      signal,
+      failed: (description) => copy.imagineFailed(input.prompt, description),
+    });
   }
 }
