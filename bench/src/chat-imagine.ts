@@ -60,6 +60,8 @@ async function imagineBurst(context: BenchContext, scheduler: JobSchedulerOption
     scheduler,
   };
   const child = forkBenchChild(new URL('./chat-imagine-bot.ts', import.meta.url), [JSON.stringify(input)], ['--expose-gc', ...BOT_FLAGS]);
+  const exited = once(child.process, 'exit');
+  let stopping = false;
   try {
     const { port } = (await child.message) as { port: number };
     slack.deliverTo(`http://127.0.0.1:${String(port)}/slack/events`);
@@ -72,11 +74,14 @@ async function imagineBurst(context: BenchContext, scheduler: JobSchedulerOption
     );
     await slack.waitFor(() => uploadsDone(slack).length >= COMMANDS || undefined, { timeoutMs: 120_000 });
     const stats = once(child.process, 'message');
+    stopping = true;
     child.process.send('stop');
     const [measured] = (await stats) as [ImagineBotStats];
     return { ...measured, peakImagesHeld: peakHeld(proxy.imageResponsesAt, uploadsDone(slack).map((call) => call.atMs)) };
   } finally {
-    await once(child.process, 'exit').catch(() => undefined);
+    // A run that failed before 'stop' (say, uploads that never completed) would otherwise wait forever.
+    if (!stopping) child.process.kill();
+    await exited.catch(() => undefined);
     await proxy.close();
     await slack.close();
   }
