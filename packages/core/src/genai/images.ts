@@ -19,7 +19,6 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 // A Markdown image or a bare data URL, as some models put images in text parts.
 const DATA_URL = /data:(image\/[\w.+-]+);base64,([A-Za-z0-9+/=\s]+)/g;
 
-/** Decodes strict Base64 (whitespace tolerated); anything else is the service's fault. */
 /**
  * Images are megabytes of Base64: a regex over the whole string cost ~40 ms an
  * image (twice the official SDK's CPU). Node's decoder skips characters outside
@@ -35,6 +34,7 @@ function decodeCanonicalBase64(data: string): Uint8Array | undefined {
   return new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.byteLength);
 }
 
+/** Decodes strict Base64 (whitespace tolerated); anything else is the service's fault. */
 function decodeBase64(data: string): Uint8Array {
   const fast = decodeCanonicalBase64(data);
   if (fast !== undefined) return fast;
