@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Logger } from 'pino';
 import { ServiceError, UsageError } from './errors.js';
@@ -49,6 +50,8 @@ function decodeBase64(data: string): Uint8Array {
 }
 
 async function toImage(declaredMimeType: string, data: string, logger: Logger | undefined): Promise<GeneratedImage> {
+  // A turn of the event loop between images (as between reading and parsing in the client).
+  await yieldToEventLoop();
   const bytes = decodeBase64(data);
   const declared = normalizeMimeType(declaredMimeType);
   const detected = (await fileTypeFromBuffer(bytes))?.mime;
