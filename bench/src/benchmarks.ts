@@ -4,7 +4,8 @@ import { chatImagine } from './chat-imagine.js';
 import { chatLatency } from './chat-latency.js';
 import { sdkComparison } from './sdk-comparison.js';
 import type { Benchmark } from './suite.js';
+import { uploadFloor } from './upload-floor.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [...sdkComparison, chatLatency, chatBurst, chatImagine];
+export const BENCHMARKS: readonly Benchmark[] = [...sdkComparison, chatLatency, chatBurst, chatImagine, uploadFloor];
 
 export const API_KEY = 'bench-key';
