@@ -17,10 +17,10 @@ const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
  * 50 concurrent 4 MiB `/imagine` grew the bot's RSS to 14x the bytes in
  * flight. A literal with no backslash and only ASCII means exactly its bytes,
  * so it is read as Latin-1, which Node keeps outside the heap (an external
- * string) and frees on the next young collection; only the few hundred bytes
- * around it go through JSON.parse. The result equals JSON.parse's, except that
- * a raw control character inside a lifted literal is not refused here (the
- * Base64 decoder refuses it instead).
+ * string, freed with it); only the few hundred bytes around it go through
+ * JSON.parse. The result equals JSON.parse's, except that a raw control
+ * character inside a lifted literal is not refused here (the Base64 decoder
+ * then tolerates whitespace, as in any image data, and refuses the rest).
  *
  * Throws JSON.parse's SyntaxError when the body is not JSON.
  */
