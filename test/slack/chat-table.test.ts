@@ -1,7 +1,6 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  assertNoSecrets,
   botReplies,
   CHANNEL,
   expectedReply,
@@ -9,8 +8,7 @@ import {
   messagesRequests,
   replyMatching,
   replyWithText,
-  startHarness,
-  type Harness,
+  useHarness,
   type Mode,
   type Streaming,
 } from './support/harness.js';
@@ -26,19 +24,12 @@ const STREAMINGS: Streaming[] = ['edit', 'native'];
 
 describe.each(MODES)('Slack over %s', (mode) => {
   describe.each(STREAMINGS)('streaming by %s', (streaming) => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startHarness({ mode, streaming });
-    });
-    afterAll(async () => {
-      assertNoSecrets(h);
-      await h.close();
-    });
+    const h = useHarness({ mode, streaming });
 
     it('answers a mention in its thread, streamed, with the thread as the conversation', async () => {
-      const { slack } = h;
+      const { slack } = h();
       const parent = await slack.userSays({ user: 'U2', channel: CHANNEL, text: 'Lighthouses guided ships along the coast.' });
-      const since = h.emulator.requests.length;
+      const since = h().emulator.requests.length;
       const mention = await slack.userSays({
         user: 'U1',
         channel: CHANNEL,
@@ -46,8 +37,8 @@ describe.each(MODES)('Slack over %s', (mode) => {
         text: '<@UBOT> tell me more about them [len:700] [delay:200]',
       });
       expect(mention.deliveries.find((d) => d.eventType === 'app_mention')?.acked).toBe(true);
-      const expected = await expectedReply(h, since);
-      const sent = h.emulator.requests.slice(since).find((r) => r.path.endsWith('/v1/messages'))?.body;
+      const expected = await expectedReply(h(), since);
+      const sent = h().emulator.requests.slice(since).find((r) => r.path.endsWith('/v1/messages'))?.body;
       expect(JSON.stringify(sent)).toContain('Lighthouses guided ships');
 
       const [reply, ...more] = await replyWithText(slack, parent.ts, expected);
@@ -66,11 +57,11 @@ describe.each(MODES)('Slack over %s', (mode) => {
       } else {
         expect(shown[0]).toBe('_Thinking…_');
       }
-      expect(messagesRequests(h, since)).toBe(2);
+      expect(messagesRequests(h(), since)).toBe(2);
     });
 
     it('ends a reply cut by a mid-stream error with a short human line', async () => {
-      const { slack } = h;
+      const { slack } = h();
       const mention = await slack.userSays({ user: 'U1', channel: CHANNEL, text: '<@UBOT> explain tides [len:400] [fault:stream-error]' });
       const [reply] = await replyMatching(slack, mention.ts, /stopped early/);
       expect(reply?.text).toMatch(/You said/);
@@ -79,7 +70,7 @@ describe.each(MODES)('Slack over %s', (mode) => {
     });
 
     it('answers a safety refusal with a short human line', async () => {
-      const { slack } = h;
+      const { slack } = h();
       const mention = await slack.userSays({ user: 'U1', channel: CHANNEL, text: '<@UBOT> something forbidden [fault:safety]' });
       const [reply] = await replyMatching(slack, mention.ts, /can't help/);
       expect(reply?.text).toBe("I can't help with that one. Try rewording it.");
@@ -87,17 +78,10 @@ describe.each(MODES)('Slack over %s', (mode) => {
   });
 
   describe('commands, images and refusals', () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startHarness({ mode });
-    });
-    afterAll(async () => {
-      assertNoSecrets(h);
-      await h.close();
-    });
+    const h = useHarness({ mode });
 
     it('/imagine: a progress message at once, then the JPEG as a file with the prompt', async () => {
-      const { slack } = h;
+      const { slack } = h();
       const run = await slack.userRunsCommand({ user: 'U1', channel: CHANNEL, command: '/imagine', text: 'a lighthouse at dusk [format:jpeg] --ar 16:9' });
       expect(run.delivery.attempts[0]).toMatchObject({ acked: true });
       const file = await slack.waitFor(
@@ -114,22 +98,22 @@ describe.each(MODES)('Slack over %s', (mode) => {
         { timeoutMs: 10_000 },
       );
       expect(progress.edits[0]?.text).toMatch(/Generating .*a lighthouse at dusk/);
-      const generate = h.emulator.requests.filter((r) => r.path.includes(':generateContent')).at(-1);
+      const generate = h().emulator.requests.filter((r) => r.path.includes(':generateContent')).at(-1);
       expect(JSON.stringify(generate?.body)).toContain('16:9');
     });
 
     it('/imagine without a prompt answers with usage help, nothing sent', async () => {
-      const { slack } = h;
-      const since = h.emulator.requests.length;
+      const { slack } = h();
+      const since = h().emulator.requests.length;
       const run = await slack.userRunsCommand({ user: 'U1', channel: CHANNEL, command: '/imagine', text: '  ' });
       expect(run.delivery.attempts[0]).toMatchObject({ acked: true });
       const usage = await slack.waitFor((ws) => ws.ephemerals.find((e) => e.user === 'U1' && /Tell me what to draw/.test(e.text)));
       expect(usage.channel).toBe(CHANNEL);
-      expect(generateContentRequests(h, since)).toBe(0);
+      expect(generateContentRequests(h(), since)).toBe(0);
     });
 
     it('edits an image attached to the mention: a greyscale image in the thread', async () => {
-      const { slack } = h;
+      const { slack } = h();
       const mention = await slack.userSays({
         user: 'U1',
         channel: CHANNEL,
@@ -146,7 +130,7 @@ describe.each(MODES)('Slack over %s', (mode) => {
     });
 
     it('edits the image earlier in the thread when the mention carries none', async () => {
-      const { slack } = h;
+      const { slack } = h();
       const parent = await slack.userSays({ user: 'U2', channel: CHANNEL, text: 'our logo', files: [{ name: 'logo.png', bytes: await colourPng() }] });
       await slack.userSays({ user: 'U1', channel: CHANNEL, threadTs: parent.ts, text: '<@UBOT> grayscale please' });
       const file = await slack.waitFor(
@@ -157,8 +141,8 @@ describe.each(MODES)('Slack over %s', (mode) => {
     });
 
     it('refuses an attachment that is not an image, sending nothing to the model', async () => {
-      const { slack } = h;
-      const since = h.emulator.requests.length;
+      const { slack } = h();
+      const since = h().emulator.requests.length;
       const mention = await slack.userSays({
         user: 'U1',
         channel: CHANNEL,
@@ -167,16 +151,16 @@ describe.each(MODES)('Slack over %s', (mode) => {
       });
       const [reply] = await replyMatching(slack, mention.ts, /I can only edit images/);
       expect(reply?.text).toMatch(/I can only edit images .*report\.pdf/);
-      expect(h.emulator.requests.length).toBe(since);
+      expect(h().emulator.requests.length).toBe(since);
     });
 
     it('never answers other bots', async () => {
-      const { slack } = h;
-      const since = h.emulator.requests.length;
+      const { slack } = h();
+      const since = h().emulator.requests.length;
       const said = await slack.botSays({ botId: 'B9', channel: CHANNEL, text: '<@UBOT> hello from another bot' });
       await new Promise((resolve) => setTimeout(resolve, 800));
       expect(botReplies(slack, said.ts)).toEqual([]);
-      expect(h.emulator.requests.length).toBe(since);
+      expect(h().emulator.requests.length).toBe(since);
     });
   });
 });

@@ -1,16 +1,14 @@
 import { JobScheduler } from '@genbot/core';
 import type { SlackMessage } from '@genbot/fakes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  assertNoSecrets,
   botReplies,
   CHANNEL,
   expectedReply,
   generateContentRequests,
   repliesWhen,
   replyWithText,
-  startHarness,
-  type Harness,
+  useHarness,
   type Streaming,
 } from './support/harness.js';
 import { versions } from './support/text.js';
@@ -18,21 +16,14 @@ import { versions } from './support/text.js';
 const STREAMINGS: Streaming[] = ['edit', 'native'];
 
 describe.each(STREAMINGS)('Slack (streaming by %s): deleting the mention cancels its reply', (streaming) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ mode: 'http', streaming });
-  });
-  afterAll(async () => {
-    assertNoSecrets(h);
-    await h.close();
-  });
+  const h = useHarness({ mode: 'http', streaming });
 
   it('stops the model call mid-stream; the reply keeps its text and ends with Cancelled', async () => {
-    const { slack } = h;
-    const since = h.emulator.requests.length;
+    const { slack } = h();
+    const since = h().emulator.requests.length;
     // About 40 s of stream: only a cancelled call ends within the wait below.
     const mention = await slack.userSays({ user: 'U1', channel: CHANNEL, text: '<@UBOT> tell me a long story [len:4000] [delay:400]' });
-    const expected = await expectedReply(h, since);
+    const expected = await expectedReply(h(), since);
     await slack.waitFor(() => botReplies(slack, mention.ts).find((m) => m.text.length > 20), { timeoutMs: 15_000 });
 
     const deletedAt = Date.now();
@@ -44,15 +35,15 @@ describe.each(STREAMINGS)('Slack (streaming by %s): deleting the mention cancels
     expect(more).toEqual([]);
     expect(reply?.text.length).toBeLessThan(expected.length);
     expect(reply?.text.replace(/\s*_?Cancelled\._?$/, '').length).toBeGreaterThan(20);
-    expect(h.logs()).toContain('trigger message deleted; its work is cancelled');
+    expect(h().logs()).toContain('trigger message deleted; its work is cancelled');
   });
 
   it('leaves replies alone when an unrelated message is deleted', async () => {
-    const { slack } = h;
+    const { slack } = h();
     const other = await slack.userSays({ user: 'U2', channel: CHANNEL, text: 'just chatting' });
-    const since = h.emulator.requests.length;
+    const since = h().emulator.requests.length;
     const mention = await slack.userSays({ user: 'U1', channel: CHANNEL, text: '<@UBOT> a short poem [len:200] [delay:100]' });
-    const expected = await expectedReply(h, since);
+    const expected = await expectedReply(h(), since);
     await slack.userDeletes({ channel: CHANNEL, ts: other.ts });
     const [reply] = await replyWithText(slack, mention.ts, expected);
     expect(reply?.edits.map((version) => version.text).join('')).not.toMatch(/Cancelled/);
@@ -60,18 +51,11 @@ describe.each(STREAMINGS)('Slack (streaming by %s): deleting the mention cancels
 });
 
 describe('Slack: /imagine under the scheduler (images one at a time, two per user)', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ mode: 'http', scheduler: new JobScheduler({ image: { concurrency: 1, perUser: 2 } }) });
-  });
-  afterAll(async () => {
-    assertNoSecrets(h);
-    await h.close();
-  });
+  const h = useHarness({ mode: 'http', scheduler: new JobScheduler({ image: { concurrency: 1, perUser: 2 } }) });
 
   /** The bot's top-level messages in a channel once `done` holds for them. */
   function channelMessages(channel: string, done: (messages: SlackMessage[]) => boolean): Promise<SlackMessage[]> {
-    return h.slack.waitFor(
+    return h().slack.waitFor(
       (ws) => {
         const messages = ws.botMessages('UBOT', { channel }).filter((m) => m.threadTs === undefined && m.fileIds.length === 0);
         return done(messages) ? messages : undefined;
@@ -82,21 +66,21 @@ describe('Slack: /imagine under the scheduler (images one at a time, two per use
 
   it('refuses a third /imagine of one user at once, politely, and sends it nowhere', async () => {
     const channel = 'C2';
-    const since = h.emulator.requests.length;
+    const since = h().emulator.requests.length;
     const prompts = ['a red door [fault:slow=1000]', 'a blue door [fault:slow=1000]', 'a green door [fault:slow=1000]'];
-    await Promise.all(prompts.map((text) => h.slack.userRunsCommand({ user: 'U1', channel, command: '/imagine', text })));
+    await Promise.all(prompts.map((text) => h().slack.userRunsCommand({ user: 'U1', channel, command: '/imagine', text })));
     const messages = await channelMessages(channel, (found) => found.length === 3 && found.filter((m) => /Done/.test(m.text)).length === 2);
     const refused = messages.filter((m) => !/Done/.test(m.text));
     expect(refused).toHaveLength(1);
     expect(refused[0]?.text).toMatch(/^⏳ You already have requests on the way\. Try again in about \d+ seconds?\.$/);
-    expect(generateContentRequests(h, since)).toBe(2);
+    expect(generateContentRequests(h(), since)).toBe(2);
   });
 
   it("shows a second user's /imagine its place in line, then completes it", async () => {
     const channel = 'C3';
-    await h.slack.userRunsCommand({ user: 'U1', channel, command: '/imagine', text: 'a slow lighthouse [fault:slow=2000]' });
-    await h.slack.waitFor((ws) => ws.botMessages('UBOT', { channel }).length === 1, { timeoutMs: 10_000 });
-    await h.slack.userRunsCommand({ user: 'U2', channel, command: '/imagine', text: 'a quick boat' });
+    await h().slack.userRunsCommand({ user: 'U1', channel, command: '/imagine', text: 'a slow lighthouse [fault:slow=2000]' });
+    await h().slack.waitFor((ws) => ws.botMessages('UBOT', { channel }).length === 1, { timeoutMs: 10_000 });
+    await h().slack.userRunsCommand({ user: 'U2', channel, command: '/imagine', text: 'a quick boat' });
     const messages = await channelMessages(channel, (found) => found.length === 2 && found.every((m) => /Done/.test(m.text)));
     const second = messages.find((m) => m.text.includes('a quick boat'));
     if (second === undefined) throw new Error('no progress message for the second /imagine');

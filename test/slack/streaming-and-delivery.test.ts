@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  assertNoSecrets,
   botReplies,
   CHANNEL,
   expectedReply,
   messagesRequests,
   replyWithText,
-  startHarness,
-  type Harness,
+  useHarness,
   type Mode,
 } from './support/harness.js';
 import { fencesBalanced, reassemble } from './support/text.js';
@@ -16,20 +14,13 @@ const MODES: Mode[] = ['http', 'socket'];
 const LIMIT = 4_000;
 
 describe.each(MODES)('Slack over %s: long replies, rate limits and redeliveries', (mode) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ mode });
-  });
-  afterAll(async () => {
-    assertNoSecrets(h);
-    await h.close();
-  });
+  const h = useHarness({ mode });
 
   it('splits a reply longer than 4,000 characters into clean messages in the thread', async () => {
-    const { slack } = h;
-    const since = h.emulator.requests.length;
+    const { slack } = h();
+    const since = h().emulator.requests.length;
     const mention = await slack.userSays({ user: 'U1', channel: CHANNEL, text: '<@UBOT> write a long essay [len:9000]' });
-    const expected = await expectedReply(h, since);
+    const expected = await expectedReply(h(), since);
     expect(expected.length).toBeGreaterThan(2 * LIMIT);
     expect(expected).toContain('```ts');
     const replies = await slack.waitFor(
@@ -49,13 +40,13 @@ describe.each(MODES)('Slack over %s: long replies, rate limits and redeliveries'
   });
 
   it('delivers the exact final text when chat.update answers 429', async () => {
-    const { slack } = h;
+    const { slack } = h();
     const off = slack.rateLimit({ method: 'chat.update', failNext: 2, retryAfterSeconds: 1 });
     try {
       const hitsBefore = slack.rateLimitHits.length;
-      const since = h.emulator.requests.length;
+      const since = h().emulator.requests.length;
       const mention = await slack.userSays({ user: 'U1', channel: CHANNEL, text: '<@UBOT> describe a harbor [len:800] [delay:100]' });
-      const expected = await expectedReply(h, since);
+      const expected = await expectedReply(h(), since);
       const [reply, ...more] = await replyWithText(slack, mention.ts, expected);
       expect(more).toEqual([]);
       expect(reply?.text).toBe(expected);
@@ -66,10 +57,10 @@ describe.each(MODES)('Slack over %s: long replies, rate limits and redeliveries'
   });
 
   it('answers an event Slack delivers again (same event_id) only once', async () => {
-    const { slack } = h;
-    const since = h.emulator.requests.length;
+    const { slack } = h();
+    const since = h().emulator.requests.length;
     const mention = await slack.userSays({ user: 'U1', channel: CHANNEL, text: '<@UBOT> say hello [delay:100]' });
-    const expected = await expectedReply(h, since);
+    const expected = await expectedReply(h(), since);
     const eventId = mention.deliveries.find((d) => d.eventType === 'app_mention')?.eventId;
     expect(eventId).toBeDefined();
     // Once while the reply is still streaming, once after it is done.
@@ -81,38 +72,31 @@ describe.each(MODES)('Slack over %s: long replies, rate limits and redeliveries'
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(botReplies(slack, mention.ts)).toHaveLength(1);
     // The bot's one conversation request and the replay behind `expected`; none for the retries.
-    expect(messagesRequests(h, since)).toBe(2);
+    expect(messagesRequests(h(), since)).toBe(2);
   });
 });
 
 describe('Slack over http: request signatures', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ mode: 'http' });
-  });
-  afterAll(async () => {
-    assertNoSecrets(h);
-    await h.close();
-  });
+  const h = useHarness({ mode: 'http' });
 
   it.each(['invalid', 'stale'] as const)('refuses a %s signature with 401 and does not answer', async (signature) => {
-    const { slack } = h;
-    const since = h.emulator.requests.length;
+    const { slack } = h();
+    const since = h().emulator.requests.length;
     const mention = await slack.userSays({ user: 'U1', channel: CHANNEL, text: '<@UBOT> are you there?', signature });
     const delivery = mention.deliveries.find((d) => d.eventType === 'app_mention');
     expect(delivery?.attempts[0]).toMatchObject({ acked: false, status: 401 });
     await delivery?.settled;
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(botReplies(slack, mention.ts)).toEqual([]);
-    expect(h.emulator.requests.length).toBe(since);
+    expect(h().emulator.requests.length).toBe(since);
   });
 
   it('refuses a slash command with a bad signature', async () => {
-    const { slack } = h;
-    const since = h.emulator.requests.length;
+    const { slack } = h();
+    const since = h().emulator.requests.length;
     const run = await slack.userRunsCommand({ user: 'U1', channel: CHANNEL, command: '/imagine', text: 'a red fox', signature: 'invalid' });
     expect(run.delivery.attempts[0]).toMatchObject({ acked: false, status: 401 });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(h.emulator.requests.length).toBe(since);
+    expect(h().emulator.requests.length).toBe(since);
   });
 });

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import { createLogger, GenAiClient, loadConfig, type JobScheduler } from '@genbot/core';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startSlackFake, type SlackFake, type SlackMessage } from '@genbot/fakes';
@@ -28,13 +29,15 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** The fake Slack workspace, the service emulator and the real bot (Bolt) on loopback, wired together. */
-export async function startHarness(options: {
+export interface HarnessOptions {
   mode: Mode;
   streaming?: Streaming;
   webClientRetries?: number;
   scheduler?: JobScheduler;
-}): Promise<Harness> {
+}
+
+/** The fake Slack workspace, the service emulator and the real bot (Bolt) on loopback, wired together. */
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const streaming = options.streaming ?? 'edit';
   const lines: string[] = [];
   const destination = new Writable({
@@ -171,4 +174,24 @@ export function assertNoSecrets(harness: Harness): void {
     }
   }
   if (!/"level":\d+/.test(harness.logs())) throw new Error('no log lines were captured');
+}
+
+/**
+ * A harness for the enclosing describe: started before its tests, closed after
+ * them once no secret is found anywhere. Call the getter inside a test.
+ */
+export function useHarness(options: HarnessOptions): () => Harness {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await startHarness(options);
+  });
+  afterAll(async () => {
+    if (harness === undefined) return;
+    assertNoSecrets(harness);
+    await harness.close();
+  });
+  return () => {
+    if (harness === undefined) throw new Error('the harness starts in beforeAll: use it inside a test');
+    return harness;
+  };
 }
