@@ -2,10 +2,32 @@
 import { chatBurst } from './chat-burst.js';
 import { chatImagine } from './chat-imagine.js';
 import { chatLatency } from './chat-latency.js';
+import { hostile } from './hostile.js';
 import { sdkComparison } from './sdk-comparison.js';
+import { peerBurst } from './peer-burst.js';
+import { peerLatency } from './peer-latency.js';
+import { queueThroughput } from './queue-throughput.js';
+import { scaleOut } from './scale-out.js';
+import { storeLatency } from './store-latency.js';
+import { storeOverhead } from './store-overhead.js';
+import { threadReads } from './thread-reads.js';
 import type { Benchmark } from './suite.js';
 import { uploadFloor } from './upload-floor.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [...sdkComparison, chatLatency, chatBurst, chatImagine, uploadFloor];
+export const BENCHMARKS: readonly Benchmark[] = [
+  ...sdkComparison,
+  chatLatency,
+  chatBurst,
+  peerLatency,
+  peerBurst,
+  chatImagine,
+  uploadFloor,
+  storeLatency,
+  storeOverhead,
+  threadReads,
+  queueThroughput,
+  scaleOut,
+  hostile,
+];
 
 export const API_KEY = 'bench-key';

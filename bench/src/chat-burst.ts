@@ -31,7 +31,9 @@ async function burst(context: BenchContext, platform: Platform, answerer: Answer
   const rig = await startChatRig({ ...context, platform, answerer, channels: CHANNELS, scheduler: SCHEDULER });
   try {
     rig.enforceEditLimits();
-    await Promise.all(Array.from({ length: MENTIONS }, (_, index) => rig.mention(index, taggedPrompt(index, DIRECTIVES))));
+    await Promise.all(
+      Array.from({ length: MENTIONS }, (_, index) => rig.mention(index, taggedPrompt(index, DIRECTIVES))),
+    );
     const outcomes = await settledReplies(rig, MENTIONS, 90_000);
     return { outcomes, rateLimitHits: rig.rateLimitHits(), editWindowMs: rig.editWindowMs };
   } finally {
@@ -43,13 +45,28 @@ async function platformRows(context: BenchContext, platform: Platform): Promise<
   const ours = await burst(context, platform, 'bot');
   const naive = await burst(context, platform, 'naive');
   const notExact = (r: BurstResult) => r.outcomes.filter((o) => !o.exact).length;
-  const lags = (r: BurstResult) => samples(`${platform} burst lag`, r.outcomes.map((o) => o.lagMs));
+  const lags = (r: BurstResult) =>
+    samples(
+      `${platform} burst lag`,
+      r.outcomes.map((o) => o.lagMs),
+    );
   const prefix = `${platform} burst ${MENTIONS} mentions/${CHANNELS} ch`;
   return [
     boundedRow(`${prefix}: 429s from the platform`, 'n', ours.rateLimitHits, naive.rateLimitHits),
     boundedRow(`${prefix}: replies not exact (visible failures)`, 'n', notExact(ours), notExact(naive), 0),
-    boundedRow(`${prefix}: visible lag after last delta p50`, 'ms', percentile(lags(ours), 50), percentile(lags(naive), 50)),
-    boundedRow(`${prefix}: visible lag after last delta max`, 'ms', Math.max(...lags(ours)), Math.max(...lags(naive)), ours.editWindowMs),
+    boundedRow(
+      `${prefix}: visible lag after last delta p50`,
+      'ms',
+      percentile(lags(ours), 50),
+      percentile(lags(naive), 50),
+    ),
+    boundedRow(
+      `${prefix}: visible lag after last delta max`,
+      'ms',
+      Math.max(...lags(ours)),
+      Math.max(...lags(naive)),
+      ours.editWindowMs,
+    ),
   ];
 }
 

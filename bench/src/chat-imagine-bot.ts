@@ -2,13 +2,18 @@
  * Child entry: the Slack bot alone in its process, so its resident memory and
  * event-loop delay are its own (the fake platform keeps every upload in the
  * parent). Sends `{ port }` once listening; on `'stop'` sends what it measured
- * and exits.
+ * and exits. With `heartbeatMs`, it also sends a `Heartbeat` that often, so a
+ * parent learns the longest stall so far even from a process that dies or hangs;
+ * `'reset'` starts the stall measure afresh and answers with a zero heartbeat.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Writable } from 'node:stream';
-import { createLogger, GenAiClient, JobScheduler, type JobSchedulerOptions } from '@genbot/core';
-import { startSlackBot } from '@genbot/slack-bot';
+import { GenAiClient } from '@genbot/core/genai';
+import { JobScheduler, type JobSchedulerOptions } from '@genbot/core/jobs';
+import { createLogger } from '@genbot/core/log';
+import { BotRuntime } from '@genbot/core/runtime';
+import { startSlackBotOnJobs } from './slack-bot-on-jobs.js';
 
 export interface ImagineBotInput {
   apiUrl: string;
@@ -19,6 +24,7 @@ export interface ImagineBotInput {
   chatModel: string;
   imageModel: string;
   scheduler: JobSchedulerOptions;
+  heartbeatMs?: number;
 }
 
 export interface ImagineBotStats {
@@ -26,17 +32,30 @@ export interface ImagineBotStats {
   maxLoopDelayMs: number;
 }
 
+export interface Heartbeat {
+  kind: 'heartbeat';
+  maxLoopDelayMs: number;
+}
+
 const RSS_SAMPLE_MS = 5;
 const MIB = 1024 * 1024;
 
 const input = JSON.parse(process.argv[2] ?? '{}') as ImagineBotInput;
-const logger = createLogger({ level: 'silent', destination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+const logger = createLogger({
+  level: 'silent',
+  destination: new Writable({ write: (_chunk, _encoding, done) => done() }),
+});
 const client = new GenAiClient({ baseUrl: input.serviceUrl, apiKey: input.apiKey });
-const bot = await startSlackBot({
-  slack: { botToken: input.botToken, signingSecret: input.signingSecret, apiUrl: input.apiUrl, port: 0, streaming: 'edit' },
+const bot = await startSlackBotOnJobs({
+  slack: {
+    botToken: input.botToken,
+    connection: { mode: 'http', signingSecret: input.signingSecret, port: 0 },
+    apiUrl: input.apiUrl,
+    streaming: 'edit',
+  },
   models: { client, chatModel: input.chatModel, imageModel: input.imageModel },
   logger,
-  scheduler: new JobScheduler(input.scheduler),
+  runtime: new BotRuntime({ scheduler: new JobScheduler(input.scheduler) }),
 });
 
 globalThis.gc?.();
@@ -49,11 +68,32 @@ const sampler = setInterval(() => {
 }, RSS_SAMPLE_MS);
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
+const heartbeat =
+  input.heartbeatMs === undefined
+    ? undefined
+    : setInterval(() => {
+        const beat: Heartbeat = { kind: 'heartbeat', maxLoopDelayMs: loopDelay.max / 1e6 };
+        process.send?.(beat);
+      }, input.heartbeatMs);
 
-process.once('message', () => {
+const stop = (): void => {
   clearInterval(sampler);
+  clearInterval(heartbeat);
   loopDelay.disable();
   const stats: ImagineBotStats = { peakRssGrowthMiB: (peakRss - baseRss) / MIB, maxLoopDelayMs: loopDelay.max / 1e6 };
-  process.send?.(stats, () => void Promise.all([bot.stop({ drainMs: 1_000 }), client.close()]).finally(() => process.exit(0)));
+  process.send?.(
+    stats,
+    () => void Promise.all([bot.stop({ drainMs: 1_000 }), client.close()]).finally(() => process.exit(0)),
+  );
+};
+process.on('message', (message) => {
+  if (message !== 'reset') {
+    stop();
+    return;
+  }
+  // After a warm-up: the stalls measured from here on are the traffic's, not loading and first compiles.
+  loopDelay.reset();
+  const beat: Heartbeat = { kind: 'heartbeat', maxLoopDelayMs: 0 };
+  process.send?.(beat);
 });
 process.send?.({ port: bot.port });

@@ -8,7 +8,7 @@
  */
 import { once } from 'node:events';
 import { startSlackFake, type SlackFake } from '@genbot/fakes';
-import type { JobSchedulerOptions } from '@genbot/core';
+import type { JobSchedulerOptions } from '@genbot/core/jobs';
 import { forkBenchChild } from './child-process.js';
 import type { ImagineBotInput, ImagineBotStats } from './chat-imagine-bot.js';
 import { startChatProxy } from './chat-proxy.js';
@@ -16,6 +16,15 @@ import { CHAT_MODEL, IMAGE_MODEL } from './chat-rig.js';
 import { boundedRow, type BenchContext, type Benchmark } from './suite.js';
 
 const COMMANDS = 50;
+/**
+ * The commands come from 10 channels, 5 each: every post and upload in a channel waits for that
+ * channel's budget (about one a second), so 50 in one channel would measure the budget, not memory.
+ */
+const CHANNELS = 10;
+
+function channelOf(index: number): string {
+  return `CI${index % CHANNELS}`;
+}
 const IMAGE_MIB = 4;
 /** One prompt throughout, so the emulator encodes the image once. */
 const PROMPT = `a benchmark picture [mb:${IMAGE_MIB}]`;
@@ -26,7 +35,7 @@ const TARGET_LOOP_DELAY_MS = 50;
  * Extra node flags for the bot process only, to look inside it, e.g.
  * `BENCH_IMAGINE_BOT_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof --trace-gc'`.
  */
-const BOT_FLAGS = (process.env['BENCH_IMAGINE_BOT_FLAGS'] ?? '').split(/\s+/).filter((flag) => flag !== '');
+const BOT_FLAGS = (process.env.BENCH_IMAGINE_BOT_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
 
 interface ImagineResult extends ImagineBotStats {
   peakImagesHeld: number;
@@ -34,7 +43,9 @@ interface ImagineResult extends ImagineBotStats {
 
 /** Most images between the service starting to send one and Slack completing its upload. */
 function peakHeld(starts: readonly number[], ends: readonly number[]): number {
-  const events = [...starts.map((at) => ({ at, step: 1 })), ...ends.map((at) => ({ at, step: -1 }))].sort((a, b) => a.at - b.at || a.step - b.step);
+  const events = [...starts.map((at) => ({ at, step: 1 })), ...ends.map((at) => ({ at, step: -1 }))].sort(
+    (a, b) => a.at - b.at || a.step - b.step,
+  );
   let held = 0;
   let peak = 0;
   for (const event of events) {
@@ -44,7 +55,8 @@ function peakHeld(starts: readonly number[], ends: readonly number[]): number {
   return peak;
 }
 
-const uploadsDone = (slack: SlackFake) => slack.calls.filter((call) => call.method === 'files.completeUploadExternal' && call.ok);
+const uploadsDone = (slack: SlackFake) =>
+  slack.calls.filter((call) => call.method === 'files.completeUploadExternal' && call.ok);
 
 async function imagineBurst(context: BenchContext, scheduler: JobSchedulerOptions): Promise<ImagineResult> {
   const slack = await startSlackFake();
@@ -59,17 +71,23 @@ async function imagineBurst(context: BenchContext, scheduler: JobSchedulerOption
     imageModel: IMAGE_MODEL,
     scheduler,
   };
-  const child = forkBenchChild(new URL('./chat-imagine-bot.ts', import.meta.url), [JSON.stringify(input)], ['--expose-gc', ...BOT_FLAGS]);
+  const child = forkBenchChild(
+    new URL('./chat-imagine-bot.ts', import.meta.url),
+    [JSON.stringify(input)],
+    ['--expose-gc', ...BOT_FLAGS],
+  );
   const exited = once(child.process, 'exit');
   let stopping = false;
   try {
     const { port } = (await child.message) as { port: number };
     slack.deliverTo(`http://127.0.0.1:${String(port)}/slack/events`);
+    for (let index = 0; index < CHANNELS; index += 1)
+      slack.workspace.addChannel({ id: `CI${index}`, name: `imagine-${index}` });
     await Promise.all(
       Array.from({ length: COMMANDS }, (_, index) => {
         const user = `U${1000 + index}`;
         slack.workspace.addUser({ id: user, name: `user${index}` });
-        return slack.userRunsCommand({ user, channel: 'C1', command: '/imagine', text: PROMPT });
+        return slack.userRunsCommand({ user, channel: channelOf(index), command: '/imagine', text: PROMPT });
       }),
     );
     await slack.waitFor(() => uploadsDone(slack).length >= COMMANDS || undefined, { timeoutMs: 120_000 });
@@ -77,7 +95,13 @@ async function imagineBurst(context: BenchContext, scheduler: JobSchedulerOption
     stopping = true;
     child.process.send('stop');
     const [measured] = (await stats) as [ImagineBotStats];
-    return { ...measured, peakImagesHeld: peakHeld(proxy.imageResponsesAt, uploadsDone(slack).map((call) => call.atMs)) };
+    return {
+      ...measured,
+      peakImagesHeld: peakHeld(
+        proxy.imageResponsesAt,
+        uploadsDone(slack).map((call) => call.atMs),
+      ),
+    };
   } finally {
     // A run that failed before 'stop' (say, uploads that never completed) would otherwise wait forever.
     if (!stopping) child.process.kill();
@@ -97,8 +121,20 @@ export const chatImagine: Benchmark = {
     return [
       boundedRow(`${prefix}: images held at once`, 'n', ours.peakImagesHeld, naive.peakImagesHeld),
       boundedRow(`${prefix}: peak RSS growth`, 'MiB', ours.peakRssGrowthMiB, naive.peakRssGrowthMiB),
-      boundedRow(`${prefix}: RSS growth / bytes in flight`, 'x', perByte(ours), perByte(naive), TARGET_RSS_PER_BYTE_IN_FLIGHT),
-      boundedRow(`${prefix}: max event-loop delay`, 'ms', ours.maxLoopDelayMs, naive.maxLoopDelayMs, TARGET_LOOP_DELAY_MS),
+      boundedRow(
+        `${prefix}: RSS growth / bytes in flight`,
+        'x',
+        perByte(ours),
+        perByte(naive),
+        TARGET_RSS_PER_BYTE_IN_FLIGHT,
+      ),
+      boundedRow(
+        `${prefix}: max event-loop delay`,
+        'ms',
+        ours.maxLoopDelayMs,
+        naive.maxLoopDelayMs,
+        TARGET_LOOP_DELAY_MS,
+      ),
     ];
   },
 };

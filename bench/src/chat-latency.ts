@@ -25,7 +25,10 @@ async function firstTextLatencies(context: BenchContext, platform: Platform, ans
       await sleep(SPACING_MS);
     }
     const outcomes = await settledReplies(rig, MENTIONS, 20_000);
-    return samples(`${platform} first text`, outcomes.map((o) => o.firstTextMs));
+    return samples(
+      `${platform} first text`,
+      outcomes.map((o) => o.firstTextMs),
+    );
   } finally {
     await rig.close();
   }

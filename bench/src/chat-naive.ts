@@ -1,12 +1,18 @@
 /**
  * The "edit on every delta" baseline: minimal surfaces over the fakes' HTTP
- * APIs whose `minEditIntervalMs` is 0, so core's writer sends an edit for each
+ * APIs whose `minPostIntervalMs` and `minEditIntervalMs` are 0, so core's writer sends an edit for each
  * delta as soon as the previous call returned. Only what a streamed reply
  * uses is implemented.
  */
-import { RateLimitedError, type ChatSurface, type MessageRef, type SurfaceLimits } from '@genbot/core';
+import type { ChatSurface, MessageRef, SurfaceLimits } from '@genbot/core/chat';
+import { RateLimitedError } from '@genbot/core/errors';
 
-const NAIVE_LIMITS: Omit<SurfaceLimits, 'maxMessageChars'> = { minEditIntervalMs: 0, maxFilesPerMessage: 10, maxUploadBytes: 10 * 1024 * 1024 };
+const NAIVE_LIMITS: Omit<SurfaceLimits, 'maxMessageChars'> = {
+  minPostIntervalMs: 0,
+  minEditIntervalMs: 0,
+  maxFilesPerMessage: 10,
+  maxUploadBytes: 10 * 1024 * 1024,
+};
 
 async function call(url: string, init: RequestInit): Promise<unknown> {
   const response = await fetch(url, init);
@@ -21,7 +27,10 @@ function chatOnly(): never {
 }
 
 export function naiveSlackSurface(apiUrl: string, botToken: string): ChatSurface {
-  const slack = async (method: string, args: Record<string, unknown>): Promise<{ ok: boolean; ts?: string; error?: string }> => {
+  const slack = async (
+    method: string,
+    args: Record<string, unknown>,
+  ): Promise<{ ok: boolean; ts?: string; error?: string }> => {
     const body = (await call(`${apiUrl}${method}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${botToken}`, 'content-type': 'application/json; charset=utf-8' },
@@ -32,13 +41,16 @@ export function naiveSlackSurface(apiUrl: string, botToken: string): ChatSurface
   };
   return {
     limits: { ...NAIVE_LIMITS, maxMessageChars: 4_000 },
-    formatMarkdown: (markdown) => markdown,
     async post(target, text): Promise<MessageRef> {
-      const { ts } = await slack('chat.postMessage', { channel: target.channelId, thread_ts: target.threadId, text });
+      const { ts } = await slack('chat.postMessage', {
+        channel: target.channelId,
+        thread_ts: target.threadId,
+        markdown_text: text,
+      });
       return { channelId: target.channelId, threadId: target.threadId, messageId: ts ?? '' };
     },
     async edit(message, text) {
-      await slack('chat.update', { channel: message.channelId, ts: message.messageId, text });
+      await slack('chat.update', { channel: message.channelId, ts: message.messageId, markdown_text: text });
     },
     uploadFiles: chatOnly,
     readThread: async () => [],
@@ -51,9 +63,11 @@ export function naiveDiscordSurface(apiUrl: string, botToken: string): ChatSurfa
   const rest = `${apiUrl}/v10`;
   return {
     limits: { ...NAIVE_LIMITS, maxMessageChars: 2_000 },
-    formatMarkdown: (markdown) => markdown,
     async post(target, text): Promise<MessageRef> {
-      const reference = target.threadId === undefined ? {} : { message_reference: { message_id: target.threadId, fail_if_not_exists: false } };
+      const reference =
+        target.threadId === undefined
+          ? {}
+          : { message_reference: { message_id: target.threadId, fail_if_not_exists: false } };
       const { id } = (await call(`${rest}/channels/${target.channelId}/messages`, {
         method: 'POST',
         headers,
@@ -62,7 +76,11 @@ export function naiveDiscordSurface(apiUrl: string, botToken: string): ChatSurfa
       return { channelId: target.channelId, threadId: target.threadId, messageId: id };
     },
     async edit(message, text) {
-      await call(`${rest}/channels/${message.channelId}/messages/${message.messageId}`, { method: 'PATCH', headers, body: JSON.stringify({ content: text }) });
+      await call(`${rest}/channels/${message.channelId}/messages/${message.messageId}`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ content: text }),
+      });
     },
     // As the real bot does: typing until the first text, so that text is a post, not an edit.
     async showProgress(target) {

@@ -7,10 +7,20 @@
  * user saw it.
  */
 import { Writable } from 'node:stream';
-import { converse, createLogger, GenAiClient, JobScheduler, type ChatSurface, type JobSchedulerOptions } from '@genbot/core';
+import { ChannelBudget, converse, type ChatSurface } from '@genbot/core/chat';
+import { GenAiClient } from '@genbot/core/genai';
+import { JobScheduler, type JobSchedulerOptions } from '@genbot/core/jobs';
+import { createLogger } from '@genbot/core/log';
+import { BotRuntime } from '@genbot/core/runtime';
 import { startDiscordBot } from '@genbot/discord-bot';
-import { startDiscordFake, startSlackFake, type DiscordFakeOptions, type DiscordMessage, type SlackMessage } from '@genbot/fakes';
-import { startSlackBot } from '@genbot/slack-bot';
+import {
+  startDiscordFake,
+  startSlackFake,
+  type DiscordFakeOptions,
+  type DiscordMessage,
+  type SlackMessage,
+} from '@genbot/fakes';
+import { startSlackBotOnJobs } from './slack-bot-on-jobs.js';
 import { naiveDiscordSurface, naiveSlackSurface } from './chat-naive.js';
 import { startChatProxy, type ChatProxy } from './chat-proxy.js';
 
@@ -51,12 +61,17 @@ export interface ChatRig {
 }
 
 /** Logs are dropped: the bench prints only its table. */
-const quiet = () => createLogger({ level: 'silent', destination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+const quiet = () =>
+  createLogger({ level: 'silent', destination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
 
-function slackVersions(message: SlackMessage): Version[] {
+/** Every text a Slack message showed, oldest first. */
+export function slackVersions(message: SlackMessage): Version[] {
   const created = Number(message.ts) * 1000;
   const starts = [created, ...message.edits.map((edit) => edit.replacedAtMs)];
-  return [...message.edits.map((edit) => edit.text), message.text].map((text, i) => ({ text, at: starts[i] ?? created }));
+  return [...message.edits.map((edit) => edit.text), message.text].map((text, i) => ({
+    text,
+    at: starts[i] ?? created,
+  }));
 }
 
 function discordVersions(message: DiscordMessage): Version[] {
@@ -69,8 +84,11 @@ export async function startChatRig(options: RigOptions): Promise<ChatRig> {
   const client = new GenAiClient({ baseUrl: proxy.url, apiKey: options.apiKey });
   const models = { client, chatModel: CHAT_MODEL, imageModel: IMAGE_MODEL };
   const logger = quiet();
-  const scheduler = new JobScheduler(options.scheduler);
-  const rig = options.platform === 'slack' ? await slackRig(options, models, logger, scheduler) : await discordRig(options, models, logger, scheduler);
+  const runtime = new BotRuntime({ scheduler: new JobScheduler(options.scheduler) });
+  const rig =
+    options.platform === 'slack'
+      ? await slackRig(options, models, logger, runtime)
+      : await discordRig(options, models, logger, runtime);
   return {
     ...rig,
     proxy,
@@ -87,14 +105,32 @@ type Rig = Omit<ChatRig, 'proxy'>;
 
 /** The naive answerer: the mention goes straight to `converse`, in the background like a bot's handler. */
 function naiveAnswer(surface: ChatSurface, models: Models, logger: ReturnType<typeof quiet>) {
-  const deps = { surface, images: models.client, chat: models.client, config: { imageModel: models.imageModel, chatModel: models.chatModel }, logger };
+  const deps = {
+    surface,
+    images: models.client,
+    chat: models.client,
+    config: { imageModel: models.imageModel, chatModel: models.chatModel },
+    logger,
+    // Both gaps are 0 on the naive surfaces: every call is let through at once.
+    channels: new ChannelBudget(),
+  };
   return (channelId: string, messageId: string, userId: string, text: string): void => {
-    const trigger = { id: messageId, author: { id: userId, name: userId, isBot: false, isSelf: false }, text, attachments: [] };
+    const trigger = {
+      id: messageId,
+      author: { id: userId, name: userId, isBot: false, isSelf: false },
+      text,
+      attachments: [],
+    };
     void converse({ target: { channelId, threadId: messageId }, trigger, history: [trigger] }, deps);
   };
 }
 
-async function slackRig(options: RigOptions, models: Models, logger: ReturnType<typeof quiet>, scheduler: JobScheduler): Promise<Rig> {
+async function slackRig(
+  options: RigOptions,
+  models: Models,
+  logger: ReturnType<typeof quiet>,
+  runtime: BotRuntime,
+): Promise<Rig> {
   const channels = Array.from({ length: options.channels }, (_, i) => ({ id: `C${100 + i}`, name: `bench-${i}` }));
   const bot = options.answerer === 'bot';
   const slack = await startSlackFake({ channels, events: ['app_mention'], echoBotMessages: false });
@@ -102,11 +138,16 @@ async function slackRig(options: RigOptions, models: Models, logger: ReturnType<
   let stopBot = async (): Promise<void> => undefined;
   let answer: ReturnType<typeof naiveAnswer> | undefined;
   if (bot) {
-    const started = await startSlackBot({
-      slack: { botToken: slack.identity.botToken, signingSecret: slack.identity.signingSecret, apiUrl: slack.apiUrl, port: 0, streaming: 'edit' },
+    const started = await startSlackBotOnJobs({
+      slack: {
+        botToken: slack.identity.botToken,
+        connection: { mode: 'http', signingSecret: slack.identity.signingSecret, port: 0 },
+        apiUrl: slack.apiUrl,
+        streaming: 'edit',
+      },
       models,
       logger,
-      scheduler,
+      runtime,
     });
     slack.deliverTo(`http://127.0.0.1:${String(started.port)}/slack/events`);
     stopBot = () => started.stop({ drainMs: 2_000 });
@@ -147,7 +188,12 @@ async function slackRig(options: RigOptions, models: Models, logger: ReturnType<
   };
 }
 
-async function discordRig(options: RigOptions, models: Models, logger: ReturnType<typeof quiet>, scheduler: JobScheduler): Promise<Rig> {
+async function discordRig(
+  options: RigOptions,
+  models: Models,
+  logger: ReturnType<typeof quiet>,
+  runtime: BotRuntime,
+): Promise<Rig> {
   const names = Array.from({ length: options.channels }, (_, i) => `bench-${i}`);
   const fakeOptions: DiscordFakeOptions = { guild: { channels: names } };
   const fake = await startDiscordFake(fakeOptions);
@@ -160,7 +206,7 @@ async function discordRig(options: RigOptions, models: Models, logger: ReturnTyp
       models,
       logger,
       registerCommands: false,
-      scheduler,
+      runtime,
     });
     stopBot = () => started.stop({ drainMs: 2_000 });
   } else {
@@ -171,7 +217,11 @@ async function discordRig(options: RigOptions, models: Models, logger: ReturnTyp
     editWindowMs: 5_000,
     async mention(index, prompt) {
       const channelId = fake.channelId(names[index % names.length] ?? 'general');
-      const message = fake.userSays({ user: { username: `user${index}` }, channelId, content: `<@${botId}> ${prompt}` });
+      const message = fake.userSays({
+        user: { username: `user${index}` },
+        channelId,
+        content: `<@${botId}> ${prompt}`,
+      });
       posted.set(index, { channelId, id: message.id });
       answer?.(channelId, message.id, message.author.id, prompt);
     },

@@ -21,7 +21,9 @@ export function forkBenchChild(entry: URL, args: string[], extraExecArgv: string
   const message = new Promise<unknown>((resolve, reject) => {
     child.once('message', resolve);
     child.once('error', reject);
-    child.once('exit', (code, signal) => reject(new Error(`${entry.pathname} exited (${signal ?? code}) before answering`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`${entry.pathname} exited (${signal ?? code}) before answering`)),
+    );
   });
   return { process: child, message };
 }

@@ -6,8 +6,14 @@ export interface EmulatorProcess {
   close(): Promise<void>;
 }
 
-export async function startEmulatorProcess(options: { apiKey: string; streamDelayMs: number }): Promise<EmulatorProcess> {
-  const child = forkBenchChild(new URL('./emulator-process.ts', import.meta.url), [options.apiKey, String(options.streamDelayMs)]);
+export async function startEmulatorProcess(options: {
+  apiKey: string;
+  streamDelayMs: number;
+}): Promise<EmulatorProcess> {
+  const child = forkBenchChild(new URL('./emulator-process.ts', import.meta.url), [
+    options.apiKey,
+    String(options.streamDelayMs),
+  ]);
   const { url } = (await child.message) as { url: string };
   return {
     url,

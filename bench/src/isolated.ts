@@ -7,8 +7,10 @@ import { forkBenchChild } from './child-process.js';
  * The child has `gc()` so a batch can settle its heap before measuring.
  */
 export async function runIsolated<Output>(moduleUrl: string, exportName: string, input: unknown): Promise<Output> {
-  const child = forkBenchChild(new URL('./batch-process.ts', import.meta.url), [moduleUrl, exportName, JSON.stringify(input)], [
-    '--expose-gc',
-  ]);
+  const child = forkBenchChild(
+    new URL('./batch-process.ts', import.meta.url),
+    [moduleUrl, exportName, JSON.stringify(input)],
+    ['--expose-gc'],
+  );
   return (await child.message) as Output;
 }

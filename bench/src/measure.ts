@@ -13,7 +13,11 @@ const RSS_SAMPLE_MS = 5;
 const MIB = 1024 * 1024;
 
 /** Runs `count` tasks, at most `concurrency` at a time; results in task order. */
-export async function runConcurrently<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
+export async function runConcurrently<T>(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<T>,
+): Promise<T[]> {
   const results: T[] = new Array<T>(count);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -24,7 +28,11 @@ export async function runConcurrently<T>(count: number, concurrency: number, tas
 }
 
 /** Measures a batch of tasks from a settled heap (when the process has `gc()`). */
-export async function measureBatch<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<BatchCost<T>> {
+export async function measureBatch<T>(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<T>,
+): Promise<BatchCost<T>> {
   globalThis.gc?.();
   // Let finalisers and freed pages go before the baseline is read.
   await sleep(50);

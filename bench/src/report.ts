@@ -6,15 +6,23 @@ export interface Results {
   date: string;
   node: string;
   machine: { cpus: number; mem: number };
+  /** Wall time of each benchmark, in run order: what keeps `pnpm bench` under its 10 minutes. */
+  sections: SectionTime[];
   rows: Row[];
 }
 
-export function collectResults(rows: Row[]): Results {
+export interface SectionTime {
+  name: string;
+  seconds: number;
+}
+
+export function collectResults(rows: Row[], sections: SectionTime[]): Results {
   return {
     date: new Date().toISOString(),
     node: process.version,
     // mem in bytes.
     machine: { cpus: os.availableParallelism(), mem: os.totalmem() },
+    sections,
     rows,
   };
 }
@@ -39,7 +47,11 @@ export function formatTable(rows: Row[]): string {
     `${targetCell(r)}${missesTarget(r) ? ' !' : ''}`,
   ]);
   const widths = header.map((_, i) => Math.max(...[header, ...body].map((line) => (line[i] ?? '').length)));
-  return [cells(header, widths), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map((line) => cells(line, widths))].join('\n');
+  return [
+    cells(header, widths),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...body.map((line) => cells(line, widths)),
+  ].join('\n');
 }
 
 export async function writeResults(path: URL, results: Results): Promise<void> {

@@ -20,7 +20,9 @@ const repeatAt = args.indexOf('--repeat');
 const repeat = repeatAt === -1 ? 1 : Number(args.splice(repeatAt, 2)[1]);
 const name = args[0];
 if (name === undefined || !Number.isInteger(repeat) || repeat < 1) {
-  process.stderr.write(`usage: tsx bench/src/run-one.ts NAME [--repeat N]\nbenchmarks:\n${BENCHMARKS.map((b) => `  ${b.name}`).join('\n')}\n`);
+  process.stderr.write(
+    `usage: tsx bench/src/run-one.ts NAME [--repeat N]\nbenchmarks:\n${BENCHMARKS.map((b) => `  ${b.name}`).join('\n')}\n`,
+  );
   process.exit(name === undefined ? 0 : 2);
 }
 const chosen = BENCHMARKS.filter((benchmark) => benchmark.name.toLowerCase().includes(name.toLowerCase()));

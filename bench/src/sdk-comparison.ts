@@ -42,14 +42,18 @@ interface StreamingClient {
 }
 
 async function ourStreamingClient({ emulatorUrl, apiKey }: BenchContext): Promise<StreamingClient> {
-  const { GenAiClient } = await import('@genbot/core');
+  const { GenAiClient } = await import('@genbot/core/genai');
   const client = new GenAiClient({ baseUrl: emulatorUrl, apiKey });
   return {
     async reply(prompt) {
       const started = performance.now();
       let firstDeltaMs: number | undefined;
       let chars = 0;
-      const stream = client.streamMessage({ model: CHAT_MODEL, max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: prompt }] });
+      const stream = client.streamMessage({
+        model: CHAT_MODEL,
+        max_tokens: MAX_TOKENS,
+        messages: [{ role: 'user', content: prompt }],
+      });
       for await (const text of stream.textDeltas()) {
         firstDeltaMs ??= performance.now() - started;
         chars += text.length;
@@ -69,7 +73,11 @@ async function anthropicStreamingClient({ emulatorUrl, apiKey }: BenchContext): 
       const started = performance.now();
       let firstDeltaMs: number | undefined;
       let chars = 0;
-      const stream = client.messages.stream({ model: CHAT_MODEL, max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: prompt }] });
+      const stream = client.messages.stream({
+        model: CHAT_MODEL,
+        max_tokens: MAX_TOKENS,
+        messages: [{ role: 'user', content: prompt }],
+      });
       for await (const event of stream) {
         if (event.type === 'content_block_delta' && event.delta.type === 'text_delta' && event.delta.text !== '') {
           firstDeltaMs ??= performance.now() - started;
@@ -96,7 +104,8 @@ export async function messagesStreamingBatch(input: BatchInput): Promise<Streami
   try {
     await runConcurrently(STREAM_WARMUP, STREAM_CONCURRENCY, (index) => client.reply(chatPrompt(index)));
     const sequential: number[] = [];
-    for (let index = 0; index < SEQUENTIAL_REPLIES; index++) sequential.push((await client.reply(chatPrompt(index))).firstDeltaMs);
+    for (let index = 0; index < SEQUENTIAL_REPLIES; index++)
+      sequential.push((await client.reply(chatPrompt(index))).firstDeltaMs);
     const batch = await measureBatch(STREAM_REPLIES, STREAM_CONCURRENCY, (index) => client.reply(chatPrompt(index)));
     return {
       concurrentFirstDeltaMs: batch.results.map((reply) => reply.firstDeltaMs),
@@ -125,7 +134,7 @@ interface ImageClient {
 }
 
 async function ourImageClient({ emulatorUrl, apiKey }: BenchContext): Promise<ImageClient> {
-  const { GenAiClient } = await import('@genbot/core');
+  const { GenAiClient } = await import('@genbot/core/genai');
   const client = new GenAiClient({ baseUrl: emulatorUrl, apiKey });
   return {
     async image() {
@@ -147,7 +156,10 @@ async function googleImageClient({ emulatorUrl, apiKey }: BenchContext): Promise
         contents: IMAGE_PROMPT,
         config: { responseModalities: ['TEXT', 'IMAGE'] },
       });
-      const data = response.candidates?.[0]?.content?.parts?.find((part) => part.inlineData?.data !== undefined)?.inlineData?.data;
+      // The emulator, like the real service, sends a thought draft first: the SDK leaves skipping it to us.
+      const data = response.candidates?.[0]?.content?.parts?.find(
+        (part) => part.thought !== true && part.inlineData?.data !== undefined,
+      )?.inlineData?.data;
       if (data === undefined) throw new Error('no image');
       return Buffer.from(data, 'base64');
     },
@@ -184,7 +196,8 @@ export async function imageBatch(input: BatchInput): Promise<ImageResult> {
 /** Both contenders must have done the same work, or the comparison means nothing. */
 function assertSameWork(what: string, ours: number[], baseline: number[]): void {
   const all = [...ours, ...baseline];
-  if (all.some((value) => value !== all[0])) throw new Error(`${what} differs between runs: ours ${ours.join(',')}, SDK ${baseline.join(',')}`);
+  if (all.some((value) => value !== all[0]))
+    throw new Error(`${what} differs between runs: ours ${ours.join(',')}, SDK ${baseline.join(',')}`);
 }
 
 function medianRow<T>(name: string, unit: string, results: Record<Contender, T[]>, metric: (result: T) => number): Row {
@@ -195,17 +208,28 @@ const messagesStreaming: Benchmark = {
   name: 'messages streaming: GenAiClient vs @anthropic-ai/sdk',
   async run(context) {
     const results = await interleavedRounds(ROUNDS, (contender) =>
-      runIsolated<StreamingResult>(import.meta.url, 'messagesStreamingBatch', { ...context, contender } satisfies BatchInput),
+      runIsolated<StreamingResult>(import.meta.url, 'messagesStreamingBatch', {
+        ...context,
+        contender,
+      } satisfies BatchInput),
     );
-    assertSameWork('streamed text', results.ours.map((r) => r.chars), results.baseline.map((r) => r.chars));
+    assertSameWork(
+      'streamed text',
+      results.ours.map((r) => r.chars),
+      results.baseline.map((r) => r.chars),
+    );
     const prefix = `stream ${STREAM_REPLIES}x, ${STREAM_CONCURRENCY} at a time`;
     return [
       medianRow(`${prefix}: first delta p50`, 'ms', results, (r) => percentile(r.concurrentFirstDeltaMs, 50)),
       medianRow(`${prefix}: first delta p99`, 'ms', results, (r) => percentile(r.concurrentFirstDeltaMs, 99)),
       medianRow(`${prefix}: wall time`, 'ms', results, (r) => r.wallMs),
       medianRow(`${prefix}: CPU time`, 'ms', results, (r) => r.cpuMs),
-      medianRow(`stream ${SEQUENTIAL_REPLIES}x sequential: first delta p50`, 'ms', results, (r) => percentile(r.sequentialFirstDeltaMs, 50)),
-      medianRow(`stream ${SEQUENTIAL_REPLIES}x sequential: first delta p99`, 'ms', results, (r) => percentile(r.sequentialFirstDeltaMs, 99)),
+      medianRow(`stream ${SEQUENTIAL_REPLIES}x sequential: first delta p50`, 'ms', results, (r) =>
+        percentile(r.sequentialFirstDeltaMs, 50),
+      ),
+      medianRow(`stream ${SEQUENTIAL_REPLIES}x sequential: first delta p99`, 'ms', results, (r) =>
+        percentile(r.sequentialFirstDeltaMs, 99),
+      ),
     ];
   },
 };
@@ -216,7 +240,11 @@ const imageGeneration: Benchmark = {
     const results = await interleavedRounds(ROUNDS, (contender) =>
       runIsolated<ImageResult>(import.meta.url, 'imageBatch', { ...context, contender } satisfies BatchInput),
     );
-    assertSameWork('image bytes', results.ours.map((r) => r.bytes), results.baseline.map((r) => r.bytes));
+    assertSameWork(
+      'image bytes',
+      results.ours.map((r) => r.bytes),
+      results.baseline.map((r) => r.bytes),
+    );
     const prefix = `image 4 MiB ${IMAGE_CALLS}x, ${IMAGE_CONCURRENCY} at a time`;
     return [
       medianRow(`${prefix}: wall time`, 'ms', results, (r) => r.wallMs),

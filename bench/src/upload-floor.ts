@@ -1,9 +1,10 @@
 /**
  * The floor under the /imagine memory row: the same number of fresh 4 MiB
  * images, uploaded to the Slack fake at the bot's image concurrency by a
- * process that does nothing else. Ours is `files.uploadV2`, which the bot
- * uses (it copies every file twice into a Blob); the baseline POSTs the bytes
- * as they are. Whatever the bot does beyond uploading comes on top of ours.
+ * process that does nothing else. Ours is the Slack app's upload, which the
+ * bot uses (an upload URL per file, the bytes as they are, one completion);
+ * the baseline POSTs the bytes with nothing around them. Whatever the bot does
+ * beyond uploading comes on top of ours.
  */
 import { startSlackFake } from '@genbot/fakes';
 import { forkBenchChild } from './child-process.js';
@@ -26,7 +27,11 @@ async function uploadAlone(mode: UploadMode): Promise<UploadFloorStats> {
       concurrency: CONCURRENCY,
       mib: MIB_PER_IMAGE,
     };
-    const child = forkBenchChild(new URL('./upload-floor-child.ts', import.meta.url), [JSON.stringify(input)], ['--expose-gc']);
+    const child = forkBenchChild(
+      new URL('./upload-floor-child.ts', import.meta.url),
+      [JSON.stringify(input)],
+      ['--expose-gc'],
+    );
     return (await child.message) as UploadFloorStats;
   } finally {
     await slack.close();
@@ -34,9 +39,9 @@ async function uploadAlone(mode: UploadMode): Promise<UploadFloorStats> {
 }
 
 export const uploadFloor: Benchmark = {
-  name: `slack upload alone ${COUNT}x ${MIB_PER_IMAGE} MiB: files.uploadV2 vs raw POST`,
+  name: `slack upload alone ${COUNT}x ${MIB_PER_IMAGE} MiB: the bot's upload vs raw POST`,
   async run() {
-    const ours = await uploadAlone('uploadV2');
+    const ours = await uploadAlone('ours');
     const raw = await uploadAlone('raw');
     const perByte = (stats: UploadFloorStats) => stats.peakRssGrowthMiB / (CONCURRENCY * MIB_PER_IMAGE);
     const prefix = `slack upload alone ${COUNT}x ${MIB_PER_IMAGE} MiB, ${CONCURRENCY} at a time`;

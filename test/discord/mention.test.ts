@@ -1,7 +1,7 @@
-import { copy } from '@genbot/core';
+import { copy } from '@genbot/core/chat';
 import type { DiscordMessage } from '@genbot/fakes';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   chatRequests,
   everythingSaid,
@@ -35,26 +35,33 @@ function repliesTo(channelId: string, mention: DiscordMessage): DiscordMessage[]
 async function streamedReply(channelId: string, mention: DiscordMessage, timeoutMs = 20_000) {
   const request = await nthChatRequest(h.emulator, chatRequests(h.emulator).length + 1);
   const expected = await expectedReply(h.emulator, request);
-  const replies = await h.fake.waitFor((state) => {
-    const found = repliesTo(channelId, mention);
-    return found.length > 0 && found.map((message) => message.content).join('') === expected ? found : undefined;
-  }, timeoutMs).catch(() => {
-    throw new Error(`reply never matched; got ${JSON.stringify(repliesTo(channelId, mention).map((m) => m.content))}`);
-  });
+  const replies = await h.fake
+    .waitFor((_state) => {
+      const found = repliesTo(channelId, mention);
+      return found.length > 0 && found.map((message) => message.content).join('') === expected ? found : undefined;
+    }, timeoutMs)
+    .catch(() => {
+      throw new Error(
+        `reply never matched; got ${JSON.stringify(repliesTo(channelId, mention).map((m) => m.content))}`,
+      );
+    });
   return { request, expected, replies };
-}
-
-async function quiet(ms: number): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 describe('mentions on Discord', () => {
   it('answers a mention in a channel with a reply streamed by editing it in place', async () => {
     const count = chatRequests(h.emulator).length;
-    const mention = h.fake.userSays({ user: 'ada', channelId: h.channelId, content: `${h.mention} tell me about lighthouses [len:600] [delay:300]` });
+    const mention = h.fake.userSays({
+      user: 'ada',
+      channelId: h.channelId,
+      content: `${h.mention} tell me about lighthouses [len:600] [delay:300]`,
+    });
     const { request, expected, replies } = await streamedReply(h.channelId, mention);
     expect(chatRequests(h.emulator)).toHaveLength(count + 2);
-    expect(request.messages.at(-1)).toEqual({ role: 'user', content: 'ada: tell me about lighthouses [len:600] [delay:300]' });
+    expect(request.messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'ada: tell me about lighthouses [len:600] [delay:300]',
+    });
     expect(replies).toHaveLength(1);
     const [reply] = replies;
     expect(reply?.content).toBe(expected);
@@ -70,10 +77,18 @@ describe('mentions on Discord', () => {
   it('answers a mention in a thread in that thread, with the thread as the conversation', async () => {
     const thread = h.fake.createThread({ user: 'bob', channelId: h.channelId, name: 'lighthouse plans' });
     h.fake.userSays({ user: 'bob', channelId: thread.id, content: 'We are painting the lighthouse red and white.' });
-    const mention = h.fake.userSays({ user: 'ada', channelId: thread.id, content: `${h.mention} which colour goes on top? [len:400] [delay:250]` });
+    const mention = h.fake.userSays({
+      user: 'ada',
+      channelId: thread.id,
+      content: `${h.mention} which colour goes on top? [len:400] [delay:250]`,
+    });
     const { request, expected, replies } = await streamedReply(thread.id, mention);
     expect(request.messages).toEqual([
-      { role: 'user', content: 'bob: We are painting the lighthouse red and white.\n\nada: which colour goes on top? [len:400] [delay:250]' },
+      {
+        role: 'user',
+        content:
+          'bob: We are painting the lighthouse red and white.\n\nada: which colour goes on top? [len:400] [delay:250]',
+      },
     ]);
     expect(replies).toHaveLength(1);
     expect(replies[0]?.content).toBe(expected);
@@ -82,11 +97,20 @@ describe('mentions on Discord', () => {
   });
 
   it('follows the reply chain in a channel: earlier replies are the conversation', async () => {
-    const first = h.fake.userSays({ user: 'cy', channelId: h.channelId, content: `${h.mention} name a famous lighthouse` });
+    const first = h.fake.userSays({
+      user: 'cy',
+      channelId: h.channelId,
+      content: `${h.mention} name a famous lighthouse`,
+    });
     const { expected: firstAnswer, replies } = await streamedReply(h.channelId, first);
     const answer = replies[0];
     if (answer === undefined) throw new Error('no answer');
-    const second = h.fake.userSays({ user: 'cy', channelId: h.channelId, content: `${h.mention} how tall is it?`, replyTo: answer.id });
+    const second = h.fake.userSays({
+      user: 'cy',
+      channelId: h.channelId,
+      content: `${h.mention} how tall is it?`,
+      replyTo: answer.id,
+    });
     const { request } = await streamedReply(h.channelId, second);
     expect(request.messages).toEqual([
       { role: 'user', content: 'cy: name a famous lighthouse' },
@@ -96,27 +120,36 @@ describe('mentions on Discord', () => {
   });
 
   it('splits a reply over 2,000 characters cleanly into follow-up messages', async () => {
-    const mention = h.fake.userSays({ user: 'ada', channelId: h.channelId, content: `${h.mention} write a long essay [len:6000]` });
+    const mention = h.fake.userSays({
+      user: 'ada',
+      channelId: h.channelId,
+      content: `${h.mention} write a long essay [len:6000]`,
+    });
     const request = await nthChatRequest(h.emulator, chatRequests(h.emulator).length + 1);
     const expected = await expectedReply(h.emulator, request);
     expect(expected.length).toBeGreaterThan(5_000);
     expect(expected).toContain('```ts');
-    const replies = await h.fake.waitFor((state) => {
-      const found = repliesTo(h.channelId, mention);
-      const total = found.reduce((sum, message) => sum + message.content.length, 0);
-      // Done once no more text is coming: the last message carries the reply's end.
-      return found.length >= 3 && total >= expected.length && expected.trimEnd().endsWith(found.at(-1)?.content.trimEnd().slice(-40) ?? '-') ? found : undefined;
-    }, 30_000);
-    await quiet(1_500);
-    expectCleanSplit(repliesTo(h.channelId, mention).map((message) => message.content), expected);
-    expect(replies.length).toBeGreaterThanOrEqual(3);
+    // Done once the messages hold the whole reply, split cleanly.
+    await vi.waitFor(
+      () =>
+        expectCleanSplit(
+          repliesTo(h.channelId, mention).map((message) => message.content),
+          expected,
+        ),
+      { timeout: 30_000, interval: 50 },
+    );
+    expect(repliesTo(h.channelId, mention).length).toBeGreaterThanOrEqual(3);
   });
 
   it('delivers the exact final text when edits hit 429s', async () => {
     const limit = h.fake.rateLimit({ route: 'PATCH /channels/:id/messages/:id', limit: 1, windowMs: 1_500 });
     try {
       const hitsBefore = h.fake.state.rateLimitHits.length;
-      const mention = h.fake.userSays({ user: 'ada', channelId: h.channelId, content: `${h.mention} rate limited story [len:900] [delay:150]` });
+      const mention = h.fake.userSays({
+        user: 'ada',
+        channelId: h.channelId,
+        content: `${h.mention} rate limited story [len:900] [delay:150]`,
+      });
       const { expected, replies } = await streamedReply(h.channelId, mention, 30_000);
       expect(replies.map((message) => message.content)).toEqual([expected]);
       expect(h.fake.state.rateLimitHits.length).toBeGreaterThan(hitsBefore);
@@ -126,16 +159,41 @@ describe('mentions on Discord', () => {
     }
   });
 
+  it('shows the first words at once while the typing indicator waits out its own rate limit', async () => {
+    const limit = h.fake.rateLimit({ route: 'POST /channels/:id/typing', limit: 1, windowMs: 20_000 });
+    try {
+      const first = h.fake.userSays({ user: 'ada', channelId: h.channelId, content: `${h.mention} one [len:60]` });
+      await streamedReply(h.channelId, first);
+      const started = Date.now();
+      const second = h.fake.userSays({ user: 'ada', channelId: h.channelId, content: `${h.mention} two [len:60]` });
+      await streamedReply(h.channelId, second);
+      // Its typing waits in discord.js until the route's window ends, 20 s after the first; the reply does not.
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      limit.off();
+    }
+  });
+
   it('edits the image of the message a mention replies to and answers with the edited JPEG', async () => {
-    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 40, b: 40 } } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+      .jpeg()
+      .toBuffer();
     const photo = h.fake.userSays({
       user: 'bob',
       channelId: h.channelId,
       content: 'my red square',
       attachments: [{ filename: 'square.jpg', contentType: 'image/jpeg', bytes: jpeg }],
     });
-    const mention = h.fake.userSays({ user: 'ada', channelId: h.channelId, content: `${h.mention} make it grayscale`, replyTo: photo.id });
-    const upload = await h.fake.waitFor(() => repliesTo(h.channelId, mention).find((message) => message.attachments.length > 0), 15_000);
+    const mention = h.fake.userSays({
+      user: 'ada',
+      channelId: h.channelId,
+      content: `${h.mention} make it grayscale`,
+      replyTo: photo.id,
+    });
+    const upload = await h.fake.waitFor(
+      () => repliesTo(h.channelId, mention).find((message) => message.attachments.length > 0),
+      15_000,
+    );
     expect(upload.content).toBe(copy.editComment('make it grayscale'));
     const [edited] = upload.attachments;
     expect(edited?.contentType).toBe('image/jpeg');
@@ -153,29 +211,61 @@ describe('mentions on Discord', () => {
   });
 
   it('ends a service failure (503 after retries) in a short human message', async () => {
-    const mention = h.fake.userSays({ user: 'ada', channelId: h.channelId, content: `${h.mention} are you there? [fault:503]` });
-    const reply = await h.fake.waitFor(() => repliesTo(h.channelId, mention).find((message) => message.content.startsWith('⚠️')), 15_000);
+    const mention = h.fake.userSays({
+      user: 'ada',
+      channelId: h.channelId,
+      content: `${h.mention} are you there? [fault:503]`,
+    });
+    const reply = await h.fake.waitFor(
+      () => repliesTo(h.channelId, mention).find((message) => message.content.startsWith('⚠️')),
+      15_000,
+    );
     expect(reply.content).toMatch(/^⚠️ I couldn't answer: .+/);
     expect(reply.content).toMatch(/try again/i);
     expect(reply.content).not.toMatch(/Error:|stack|\{|\bat .+:\d+:\d+/);
   });
 
   it('ends a safety block in a short human message', async () => {
-    const mention = h.fake.userSays({ user: 'ada', channelId: h.channelId, content: `${h.mention} something forbidden [fault:safety]` });
-    const reply = await h.fake.waitFor(() => repliesTo(h.channelId, mention)[0], 15_000);
-    await quiet(500);
-    expect(repliesTo(h.channelId, mention).map((message) => message.content)).toEqual([copy.replyRefused]);
-    expect(reply.content).not.toMatch(/Error:|stack|\{/);
+    const mention = h.fake.userSays({
+      user: 'ada',
+      channelId: h.channelId,
+      content: `${h.mention} something forbidden [fault:safety]`,
+    });
+    const [reply] = await vi.waitFor(
+      () => {
+        const replies = repliesTo(h.channelId, mention);
+        expect(replies.map((message) => message.content)).toEqual([copy.replyRefused]);
+        return replies;
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    expect(reply?.content).not.toMatch(/Error:|stack|\{/);
   });
 
   it('ignores its own messages and other bots’ messages', async () => {
     const requests = h.emulator.requests.length;
     const messages = h.fake.state.allMessages.length;
-    h.fake.userSays({ user: { username: 'other-bot', bot: true }, channelId: h.channelId, content: `${h.mention} hello fellow bot` });
-    h.fake.userSays({ user: { username: h.fake.botUser.username, id: h.fake.botUser.id }, channelId: h.channelId, content: `${h.mention} talking to myself` });
-    await quiet(2_000);
-    expect(h.fake.state.allMessages.length).toBe(messages + 2);
-    expect(h.emulator.requests.length).toBe(requests);
+    h.fake.userSays({
+      user: { username: 'other-bot', bot: true },
+      channelId: h.channelId,
+      content: `${h.mention} hello fellow bot`,
+    });
+    h.fake.userSays({
+      user: { username: h.fake.botUser.username, id: h.fake.botUser.id },
+      channelId: h.channelId,
+      content: `${h.mention} talking to myself`,
+    });
+    // Events reach the bot in order: once a person's mention sent after these is answered, the bot
+    // has long begun whatever it would have done about them.
+    const marker = h.fake.userSays({ user: 'ada', channelId: h.channelId, content: `${h.mention} still there?` });
+    const { request } = await streamedReply(h.channelId, marker);
+    expect(request.messages).toEqual([{ role: 'user', content: 'ada: still there?' }]);
+    const since = h.fake.state.allMessages.slice(messages);
+    expect(
+      since.filter((message) => message.id !== marker.id && message.reference?.messageId !== marker.id),
+    ).toHaveLength(2);
+    // The marker's conversation request and the replay behind its expected reply: nothing else.
+    expect(h.emulator.requests.length).toBe(requests + 2);
   });
 
   it('never puts the token or the API key in a log line or a message', () => {

@@ -1,4 +1,4 @@
-import { GenAiClient } from '@genbot/core';
+import { GenAiClient } from '@genbot/core/genai';
 import { startDiscordBot } from '@genbot/discord-bot';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startDiscordFake, type DiscordFake } from '@genbot/fakes';
@@ -8,14 +8,25 @@ import { API_KEY, BOT_TOKEN, captureLogs, CHAT_MODEL, IMAGE_MODEL } from './supp
 const cleanups: (() => Promise<unknown>)[] = [];
 
 afterEach(async () => {
-  await Promise.allSettled(cleanups.splice(0).reverse().map((cleanup) => cleanup()));
+  await Promise.allSettled(
+    cleanups
+      .splice(0)
+      .reverse()
+      .map((cleanup) => cleanup()),
+  );
 });
 
-async function services(options: Parameters<typeof startDiscordFake>[0] = {}): Promise<{ fake: DiscordFake; emulator: Emulator; client: GenAiClient }> {
+async function services(
+  options: Parameters<typeof startDiscordFake>[0] = {},
+): Promise<{ fake: DiscordFake; emulator: Emulator; client: GenAiClient }> {
   const fake = await startDiscordFake({ botToken: BOT_TOKEN, ...options });
   const emulator = await startEmulator({ apiKey: API_KEY });
   const client = new GenAiClient({ baseUrl: emulator.url, apiKey: API_KEY, retryBaseDelayMs: 5 });
-  cleanups.push(() => fake.close(), () => emulator.close(), () => client.close());
+  cleanups.push(
+    () => fake.close(),
+    () => emulator.close(),
+    () => client.close(),
+  );
   return { fake, emulator, client };
 }
 
@@ -41,7 +52,7 @@ describe('Discord bot start-up', () => {
     expect(fake.connectedSessions()).toBe(0);
   });
 
-  it('registers /imagine globally by default when the application ID is known, and stops cleanly', async () => {
+  it('registers /imagine, /usage and Edit image globally by default when the application ID is known, and stops cleanly', async () => {
     const { fake, client } = await services();
     const { logger } = captureLogs();
     const bot = await startDiscordBot({
@@ -51,7 +62,7 @@ describe('Discord bot start-up', () => {
     });
     cleanups.push(() => bot.stop());
     expect(bot.userId).toBe(fake.botUser.id);
-    expect(fake.state.globalCommands.map((command) => command.name)).toEqual(['imagine']);
+    expect(fake.state.globalCommands.map((command) => command.name)).toEqual(['imagine', 'usage', 'Edit image']);
     expect(fake.state.guildCommands).toEqual([]);
     await bot.stop();
     await fake.waitFor(() => fake.connectedSessions() === 0);
@@ -72,7 +83,9 @@ describe('Discord bot start-up', () => {
     const channelId = fake.channelId('general');
     const mention = fake.userSays({ user: 'ada', channelId, content: `<@${fake.botUser.id}> still there?` });
     const reply = await fake.waitFor((state) =>
-      state.messages(channelId).find((message) => message.reference?.messageId === mention.id && message.content.startsWith('You said')),
+      state
+        .messages(channelId)
+        .find((message) => message.reference?.messageId === mention.id && message.content.startsWith('You said')),
     );
     expect(reply.content).toContain('ada: still there?');
   });
@@ -87,11 +100,57 @@ describe('Discord bot start-up', () => {
     });
     cleanups.push(() => bot.stop());
     const channelId = fake.channelId('general');
-    const mention = fake.userSays({ user: 'ada', channelId, content: `<@${fake.botUser.id}> a slow one [len:400] [delay:200]` });
-    await fake.waitFor((state) => state.messages(channelId).find((message) => message.reference?.messageId === mention.id));
+    const mention = fake.userSays({
+      user: 'ada',
+      channelId,
+      content: `<@${fake.botUser.id}> a slow one [len:400] [delay:200]`,
+    });
+    await fake.waitFor((state) =>
+      state.messages(channelId).find((message) => message.reference?.messageId === mention.id),
+    );
     await bot.stop({ drainMs: 10_000 });
     const reply = fake.state.messages(channelId).find((message) => message.reference?.messageId === mention.id);
     expect(reply?.content.length).toBeGreaterThan(350);
     expect(reply?.content.endsWith('.')).toBe(true);
+  });
+});
+
+describe('Discord shards (DISCORD_SHARD_COUNT / DISCORD_SHARD_IDS)', () => {
+  /** A guild ID whose timestamp bits put it on `shard` of `count`. */
+  const guildOnShard = (shard: number, count: number): string =>
+    ((1_000_000_000n * BigInt(count) + BigInt(shard)) << 22n).toString();
+
+  it('identifies with the configured shards and answers the guild of its shard', async () => {
+    const { fake, client } = await services({ guild: { id: guildOnShard(1, 2) } });
+    const { logger } = captureLogs();
+    const bot = await startDiscordBot({
+      discord: { token: fake.botToken, apiUrl: fake.apiUrl, shards: { count: 2, ids: [1] } },
+      models: { client, chatModel: CHAT_MODEL, imageModel: IMAGE_MODEL },
+      logger,
+    });
+    cleanups.push(() => bot.stop());
+    expect(fake.connectedShards().map((shard) => [...shard])).toEqual([[1, 2]]);
+    expect(bot.shards).toEqual({ ids: [1], count: 2 });
+    const channelId = fake.channelId('general');
+    const mention = fake.userSays({ user: 'ada', channelId, content: `<@${fake.botUser.id}> on shard one` });
+    await fake.waitFor((state) =>
+      state.messages(channelId).find((message) => message.reference?.messageId === mention.id),
+    );
+  });
+
+  it('starts as many shards as Discord recommends when no count is set', async () => {
+    const { fake, client } = await services({ recommendedShards: 2, maxConcurrency: 2 });
+    const { logger } = captureLogs();
+    const bot = await startDiscordBot({
+      discord: { token: fake.botToken, apiUrl: fake.apiUrl },
+      models: { client, chatModel: CHAT_MODEL, imageModel: IMAGE_MODEL },
+      logger,
+    });
+    cleanups.push(() => bot.stop());
+    expect(bot.shards).toEqual({ ids: [0, 1], count: 2 });
+    expect(fake.connectedShards().map((shard) => [...shard])).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
   });
 });

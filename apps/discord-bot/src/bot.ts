@@ -1,87 +1,131 @@
-import {
-  CancellationRegistry,
-  InFlightWork,
-  JobScheduler,
-  type ChatSurface,
-  type DiscordConfig,
-  type GenAiClient,
-  type Logger,
-} from '@genbot/core';
+import type { GenAiClient } from '@genbot/core/genai';
+import type { ChannelPace } from '@genbot/core/jobs';
+import type { Logger } from '@genbot/core/log';
+import type { Metrics } from '@genbot/core/metrics';
+import { BotRuntime, runtimeDeps } from '@genbot/core/runtime';
 import { Events } from 'discord.js';
-import { ChannelSurface } from './channel-surface.js';
+import type { JobIntake, ResultPresses, SurfaceFactory, UsageReporter } from '@genbot/core/work';
 import { connectClient } from './client.js';
+import type { DiscordConfig } from './config.js';
+import { countDeliveries, countRateLimits } from './delivery-metrics.js';
+import { DirectIntake } from './direct-intake.js';
 import { toChatError } from './discord-errors.js';
-import type { HandlerContext } from './handlers/context.js';
+import type { IngressContext } from './handlers/context.js';
 import { cancelOnDelete } from './handlers/deletions.js';
 import { handleInteraction } from './handlers/interaction.js';
 import { handleMessage } from './handlers/mention.js';
+import { DiscordSurfaces } from './job-surfaces.js';
 import { putCommands } from './register-commands.js';
 import { createRestAgent } from './rest-agent.js';
+import { createRestClient } from './rest-client.js';
+import { restLimitOf } from './shared-rest-limit.js';
 
 export interface DiscordBotOptions {
-  /** From loadConfig(env).discord; the token is required. */
+  /** From `parseDiscordEnv(env).bot`, or made up for an emulated Discord. */
   discord: DiscordConfig;
   models: { client: GenAiClient; chatModel: string; imageModel: string };
   logger: Logger;
   /**
-   * Registering `/imagine` on start: by default when DISCORD_APPLICATION_ID is
+   * Where jobs go. By default each job runs at once in this process, on a
+   * surface built from the job alone over REST (no store: nothing survives
+   * a restart, `/usage` has nothing to show, results carry no buttons).
+   * `presses` answers the buttons under results and their edit forms.
+   */
+  jobs?: { intake: JobIntake; usage: UsageReporter; presses?: ResultPresses | undefined };
+  /**
+   * Registering `/imagine` and `/usage` on start: by default when DISCORD_APPLICATION_ID is
    * set (globally); `{ guildId }` registers in that guild (instant, for
    * development); `false` never.
    */
   registerCommands?: { guildId?: string } | false;
+  /** Longest reply shown, in characters (REPLY_MAX_CHARS; core's default without it). */
+  maxReplyChars?: number;
   /**
-   * Admission of model calls. Pass one shared by every bot of the process so
-   * its caps hold per process; it is then the caller's to shut down. Without
-   * it the bot makes its own with core's default limits and shuts it down in
-   * `stop()`.
+   * Work taken, cancelled and drained, and the scheduler's admission of model
+   * calls. Pass the process's one runtime when several bots run, so caps and
+   * shutdown hold for all of them; without it the bot makes its own.
    */
-  scheduler?: JobScheduler;
+  runtime?: BotRuntime;
+  /**
+   * With REDIS_URL: the pace every process of the bot shares, so their REST
+   * requests together stay within Discord's per-bot global limit.
+   */
+  sharedRest?: ChannelPace;
+  /** Gateway events received and REST 429s met, for `/metrics` (default: none kept). */
+  metrics?: Metrics;
 }
 
 export interface DiscordBot {
   /** The bot user's ID. */
   userId: string;
+  /** The gateway shards this process runs, of `count` over every process of the bot. */
+  shards: { ids: readonly number[]; count: number };
+  /** What a job worker in this process answers Discord jobs with (REST only, no gateway). */
+  surfaces: SurfaceFactory;
   /**
-   * Takes no new work, turns away jobs waiting in its own scheduler (not a
-   * shared one), lets replies in flight finish (default 10 s), then disconnects.
+   * Drains the runtime (no new work, jobs waiting in line turned away,
+   * replies in flight given `drainMs`, default 10 s, then aborted, each
+   * leaving the restart note), then disconnects. The gateway stays up while
+   * draining, so a deleted mention still cancels its reply. A shared runtime
+   * is drained once, for every bot on it.
    */
   stop(options?: { drainMs?: number }): Promise<void>;
 }
 
 const DEFAULT_DRAIN_MS = 10_000;
 
-/** Connects to Discord and answers `/imagine` and mentions until stopped. */
+/**
+ * Connects to Discord and turns `/imagine`, `/usage`, mentions, the buttons
+ * under results, their edit forms and Edit image into jobs (or private
+ * answers) until stopped.
+ */
 export async function startDiscordBot(options: DiscordBotOptions): Promise<DiscordBot> {
   const { discord, models, logger } = options;
-  if (discord.token === undefined) throw new Error('DISCORD_TOKEN is required to start the Discord bot.');
   const agent = createRestAgent();
-  const client = await connectClient({ apiUrl: discord.apiUrl, token: discord.token, agent, logger }).catch(
-    async (error: unknown) => {
-      await agent.close();
-      throw error;
-    },
-  );
-
-  const scheduler = options.scheduler ?? new JobScheduler();
-  const work = new InFlightWork();
-  const context: HandlerContext = {
-    work,
-    // Shutdown reaches each job through the signal InFlightWork hands it.
-    cancellations: new CancellationRegistry(),
+  const makeRequest = restLimitOf(discord, options.sharedRest, logger);
+  const client = await connectClient({
+    apiUrl: discord.apiUrl,
+    token: discord.token,
+    agent,
     logger,
-    depsFor: (surface: ChatSurface, log: Logger) => ({
-      surface,
-      images: models.client,
-      chat: models.client,
-      config: { imageModel: models.imageModel, chatModel: models.chatModel },
-      logger: log,
-      scheduler,
-    }),
+    makeRequest,
+    ...(discord.shards && { shards: discord.shards }),
+  }).catch(async (error: unknown) => {
+    await agent.close();
+    throw error;
+  });
+
+  const runtime = options.runtime ?? new BotRuntime();
+  // The jobs' own client: REST only, as a worker elsewhere would have it.
+  const worker = createRestClient({ apiUrl: discord.apiUrl, token: discord.token, agent, makeRequest });
+  const surfaces = new DiscordSurfaces({
+    client: worker,
+    applicationId: discord.applicationId ?? client.application.id,
+    selfId: client.user.id,
+  });
+  const intake =
+    options.jobs?.intake ??
+    new DirectIntake({
+      runtime,
+      surfaces,
+      logger,
+      depsFor: runtimeDeps(runtime, models, { maxReplyChars: options.maxReplyChars }),
+    });
+  const context: IngressContext = {
+    intake,
+    usage: options.jobs?.usage,
+    presses: options.jobs?.presses,
+    notices: runtime.notices,
+    logger,
   };
-  const channels = new ChannelSurface(client);
-  client.on(Events.MessageCreate, (message) => handleMessage(message, channels, context));
+  if (options.metrics !== undefined) {
+    countDeliveries(client, options.metrics);
+    countRateLimits(client, options.metrics);
+    countRateLimits(worker, options.metrics);
+  }
+  client.on(Events.MessageCreate, (message) => handleMessage(message, context));
   client.on(Events.InteractionCreate, (interaction) => handleInteraction(interaction, context));
-  cancelOnDelete(client, context.cancellations, logger);
+  cancelOnDelete(client, runtime, logger);
   client.on(Events.Error, (error) => logger.error({ err: toChatError(error) }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
 
@@ -96,23 +140,30 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       });
     } catch (error) {
       await client.destroy();
+      await worker.destroy();
       await agent.close();
       throw error;
     }
   }
-  logger.info({ userId: client.user.id, username: client.user.username }, 'discord bot ready');
+  logger.info(
+    { userId: client.user.id, username: client.user.username, shards: client.options.shards },
+    'discord bot ready',
+  );
 
   let stopped: Promise<void> | undefined;
+  const { shards, shardCount } = client.options;
   return {
     userId: client.user.id,
+    // Settled by login: 'auto' has become the ids it started.
+    shards: { ids: Array.isArray(shards) ? shards : [], count: shardCount ?? 1 },
+    surfaces,
     stop(stopOptions = {}) {
       stopped ??= (async () => {
-        // Jobs waiting in line are told to come back; a shared scheduler is left to its owner, other bots may still use it.
-        if (options.scheduler === undefined) scheduler.shutdown();
-        const finished = await work.drain(stopOptions.drainMs ?? DEFAULT_DRAIN_MS);
+        const drained = await runtime.drain({ deadlineMs: stopOptions.drainMs ?? DEFAULT_DRAIN_MS });
         await client.destroy();
+        await worker.destroy();
         await agent.close();
-        logger.info({ finishedInTime: finished }, 'discord bot stopped');
+        logger.info(drained, 'discord bot stopped');
       })();
       return stopped;
     },

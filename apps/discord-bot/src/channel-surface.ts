@@ -1,11 +1,24 @@
-import type { AttachmentRef, ChatSurface, ChatTarget, DownloadedFile, MessageRef, ThreadMessage, UploadFile } from '@genbot/core';
-import type { Client, Message, MessageCreateOptions, SendableChannels } from 'discord.js';
+import type {
+  AttachmentRef,
+  ChatSurface,
+  ChatTarget,
+  DownloadedFile,
+  MessageRef,
+  PostedImage,
+  ResultButton,
+  ThreadMessage,
+  UploadFile,
+  UploadReceipt,
+} from '@genbot/core/chat';
+import { Routes, type Client, type Message, type MessageCreateOptions, type SendableChannels } from 'discord.js';
+import { z } from 'zod';
 import { DiscordCallError, discordCall } from './discord-errors.js';
-import { downloadAttachment } from './download.js';
+import { downloadAttachment, encodeLocation, type AttachmentLocation } from './download.js';
 import { discordLimits } from './limits.js';
-import { formatMarkdown } from './markdown.js';
+import { actionRows } from './results/action-rows.js';
 import { toThreadMessage } from './thread-message.js';
-import { toUploads } from './uploads.js';
+import { TURNED_AWAY } from './turned-away.js';
+import { toUploads, uploadReceipt } from './uploads.js';
 
 /** One page of channel history: a thread's recent past is plenty for a conversation. */
 const MAX_THREAD_MESSAGES = 100;
@@ -13,26 +26,36 @@ const MAX_THREAD_MESSAGES = 100;
 const MAX_REPLY_CHAIN = 25;
 const UNKNOWN_MESSAGE = 10008;
 
+/** Settles when `signal` aborts. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
 /** Newest-first API order to oldest first, by snowflake. */
 function oldestFirst(messages: Iterable<Message>): Message[] {
   return [...messages].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0));
 }
 
+/** What a raw channel says about where it lives, read before discord.js can build it without a gateway. */
+const channelPlace = z.object({ guild_id: z.string().optional(), parent_id: z.string().nullish() });
+
 /**
  * ChatSurface over channel messages, for mentions. A target's `threadId` is
  * the message being answered: posts reply to it, and outside thread channels
- * the conversation is its reply chain.
+ * the conversation is its reply chain. Works over REST alone: the client may
+ * be a gateway client or one that never logged in (a worker's).
  */
 export class ChannelSurface implements ChatSurface {
   readonly limits = discordLimits();
-  readonly #client: Client<true>;
+  readonly #client: Client;
+  readonly #selfId: string;
 
-  constructor(client: Client<true>) {
+  constructor(client: Client, selfId: string) {
     this.#client = client;
-  }
-
-  formatMarkdown(markdown: string): string {
-    return formatMarkdown(markdown);
+    this.#selfId = selfId;
   }
 
   async post(target: ChatTarget, text: string): Promise<MessageRef> {
@@ -45,18 +68,31 @@ export class ChannelSurface implements ChatSurface {
     await discordCall(() => channel.messages.edit(message.messageId, { content: text }));
   }
 
+  async markTurnedAway(message: MessageRef): Promise<void> {
+    const channel = await this.#channel(message.channelId);
+    await discordCall(() => channel.messages.react(message.messageId, TURNED_AWAY));
+  }
+
   async delete(message: MessageRef): Promise<void> {
     const channel = await this.#channel(message.channelId);
     await discordCall(() => channel.messages.delete(message.messageId));
   }
 
-  async uploadFiles(target: ChatTarget, files: readonly UploadFile[], comment: string): Promise<void> {
-    await this.#send(target, { content: comment, files: toUploads(files) });
+  /** One message with the files, and the result's buttons under them when given. */
+  async uploadFiles(
+    target: ChatTarget,
+    files: readonly UploadFile[],
+    comment: string,
+    buttons: readonly ResultButton[] = [],
+  ): Promise<UploadReceipt> {
+    return uploadReceipt(
+      await this.#send(target, { content: comment, files: toUploads(files), components: actionRows(buttons) }),
+    );
   }
 
   async readThread(target: ChatTarget, options: { signal?: AbortSignal } = {}): Promise<ThreadMessage[]> {
     const channel = await this.#channel(target.channelId);
-    const selfId = this.#client.user.id;
+    const selfId = this.#selfId;
     if (channel.isThread()) {
       const fetched = await discordCall(() => channel.messages.fetch({ limit: MAX_THREAD_MESSAGES }));
       options.signal?.throwIfAborted();
@@ -66,16 +102,71 @@ export class ChannelSurface implements ChatSurface {
       return [...(starter === null ? [] : [starter]), ...messages].map((message) => toThreadMessage(message, selfId));
     }
     if (target.threadId === undefined) return [];
-    return (await this.#replyChain(channel, target.threadId, options.signal)).map((message) => toThreadMessage(message, selfId));
+    return (await this.#replyChain(channel, target.threadId, options.signal)).map((message) =>
+      toThreadMessage(message, selfId),
+    );
   }
 
-  download(attachment: AttachmentRef, options?: { signal?: AbortSignal }): Promise<DownloadedFile> {
-    return downloadAttachment(attachment, options);
+  /**
+   * An image the bot posted, kept as its message and attachment ids: its
+   * signed URL is read from the message when it is downloaded (it expires),
+   * and a deleted message or attachment is told as such.
+   */
+  postedImage(image: PostedImage): AttachmentRef {
+    return {
+      id: encodeLocation({
+        url: '',
+        channelId: image.channelId,
+        messageId: image.messageId,
+        attachmentId: image.fileId,
+      }),
+      name: image.name,
+      mimeType: image.mimeType,
+      size: image.size,
+    };
   }
 
-  async showProgress(target: ChatTarget): Promise<void> {
-    const channel = await this.#channel(target.channelId);
-    await discordCall(() => channel.sendTyping());
+  download(attachment: AttachmentRef, options: { signal?: AbortSignal } = {}): Promise<DownloadedFile> {
+    return downloadAttachment(attachment, {
+      apiOrigin: new URL(this.#client.rest.options.api).origin,
+      refetch: (where) => this.#freshUrl(where),
+      signal: options.signal,
+    });
+  }
+
+  /** The attachment's URL as its message shows it now (signed URLs expire); undefined when it is gone. */
+  async #freshUrl(where: AttachmentLocation): Promise<string | undefined> {
+    const { channelId, messageId, attachmentId } = where;
+    if (channelId === undefined || messageId === undefined || attachmentId === undefined) return undefined;
+    try {
+      const channel = await this.#channel(channelId);
+      const message = await discordCall(() => channel.messages.fetch({ message: messageId, force: true }));
+      return message.attachments.get(attachmentId)?.url;
+    } catch (error) {
+      if (error instanceof DiscordCallError && error.code === UNKNOWN_MESSAGE) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Typing is a courtesy: once core aborts it, the call settles at once, and
+   * a request discord.js still holds back (the bot's global limit, the typing
+   * route's own) is dropped or goes out late, to show for a few seconds at
+   * most; the reply never waits for it.
+   */
+  async showProgress(target: ChatTarget, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const { signal } = options;
+    const typing = (async () => {
+      await this.#channel(target.channelId);
+      signal?.throwIfAborted();
+      await discordCall(() =>
+        this.#client.rest.post(Routes.channelTyping(target.channelId), signal === undefined ? {} : { signal }),
+      );
+    })();
+    if (signal === undefined) return typing;
+    // Settled either way; a typing that fails after the abort concerns no one.
+    typing.catch(() => undefined);
+    await Promise.race([typing, aborted(signal)]);
   }
 
   /** The message and the ones it replies to, up the chain, oldest first. */
@@ -102,13 +193,30 @@ export class ChannelSurface implements ChatSurface {
 
   async #send(target: ChatTarget, options: MessageCreateOptions): Promise<Message> {
     const channel = await this.#channel(target.channelId);
-    const reply = target.threadId === undefined ? {} : { reply: { messageReference: target.threadId, failIfNotExists: false } };
+    const reply =
+      target.threadId === undefined ? {} : { reply: { messageReference: target.threadId, failIfNotExists: false } };
     return discordCall<Message>(() => channel.send({ ...options, ...reply }));
   }
 
   async #channel(channelId: string): Promise<SendableChannels> {
-    const channel = await discordCall(() => this.#client.channels.fetch(channelId));
+    const channel = this.#client.channels.cache.get(channelId) ?? (await this.#fetchChannel(channelId));
     if (channel === null || !channel.isSendable()) throw new Error(`channel ${channelId} takes no messages`);
     return channel;
+  }
+
+  /**
+   * A channel the cache lacks (no gateway filled it): discord.js builds a
+   * guild channel only once its guild is cached, and a thread finds its
+   * starter message through its parent, so those are read first.
+   */
+  async #fetchChannel(channelId: string) {
+    const raw = channelPlace.parse(await discordCall(() => this.#client.rest.get(Routes.channel(channelId))));
+    const { guild_id: guildId, parent_id: parentId } = raw;
+    if (guildId !== undefined)
+      await discordCall(() => this.#client.guilds.fetch({ guild: guildId, withCounts: false }));
+    if (parentId != null && !this.#client.channels.cache.has(parentId)) {
+      await discordCall(() => this.#client.channels.fetch(parentId));
+    }
+    return discordCall(() => this.#client.channels.fetch(channelId));
   }
 }

@@ -1,21 +1,62 @@
-import type { Logger } from '@genbot/core';
-import { Client, DiscordjsErrorCodes, Events, GatewayCloseCodes, GatewayIntentBits, type CloseEvent } from 'discord.js';
+import type { Logger } from '@genbot/core/log';
+import {
+  Client,
+  DiscordjsErrorCodes,
+  Events,
+  GatewayCloseCodes,
+  GatewayIntentBits,
+  type CloseEvent,
+  type RateLimitData,
+} from 'discord.js';
 import { toChatError } from './discord-errors.js';
 import type { RestAgent } from './rest-agent.js';
+import type { ShardPlan } from './shard-config.js';
+import type { MakeRequest } from './shared-rest-limit.js';
 
 /** Never includes the token: start-up errors end up in terminals and CI logs. */
-export const TOKEN_REJECTED = 'Discord rejected the bot token (DISCORD_TOKEN): check it in the Developer Portal (Bot > Token).';
+export const TOKEN_REJECTED =
+  'Discord rejected the bot token (DISCORD_TOKEN): check it in the Developer Portal (Bot > Token).';
 
 const MESSAGE_CONTENT_MISSING =
   'The MessageContent intent is not enabled for this application: mentions still work, but thread context from ' +
   "other people's messages is unavailable. Enable it in the Developer Portal (Bot > Privileged Gateway Intents).";
 
-export function createClient(apiUrl: string, agent: RestAgent, withMessageContent: boolean): Client {
+/**
+ * The calls core paces (posts, edits, uploads, interaction follow-ups): a
+ * rate limit of their own route is thrown at once, as Slack's are, so core's
+ * reply pump waits it out and then sends its latest text, rather than
+ * discord.js queueing stale edits. The bot's global limit is no one route's:
+ * discord.js holds every request of the process back until it passes, and a
+ * paced call that met it keeps its place (thrown, it would hold its channel
+ * back as if the channel had refused it, and lose its turn there). Reads and
+ * everything else wait inside discord.js too.
+ */
+export function pacedByCore(limit: Pick<RateLimitData, 'route' | 'method' | 'global'>): boolean {
+  if (limit.global || limit.method.toUpperCase() === 'GET') return false;
+  return /^\/channels\/:id\/messages/.test(limit.route) || limit.route.startsWith('/webhooks/');
+}
+
+export interface ClientOptions {
+  apiUrl: string;
+  agent: RestAgent;
+  withMessageContent: boolean;
+  shards?: ShardPlan | undefined;
+  /** Sends each REST request; discord.js's own by default (`sharedRestLimit` with REDIS_URL). */
+  makeRequest?: MakeRequest | undefined;
+}
+
+export function createClient(options: ClientOptions): Client {
+  const { apiUrl, agent, withMessageContent, shards, makeRequest } = options;
   const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages];
   return new Client({
     intents: withMessageContent ? [...intents, GatewayIntentBits.MessageContent] : intents,
+    // Without a plan, as many shards as GET /gateway/bot recommends, as the contract says for an
+    // unset DISCORD_SHARD_COUNT (discord.js alone would start exactly one).
+    ...(shards === undefined ? { shards: 'auto' as const } : { shards: [...shards.ids], shardCount: shards.count }),
     // REST lives under `${api}/v10`; the gateway address comes from GET /gateway/bot there.
-    rest: { api: apiUrl, agent },
+    // Core is the one layer that retries a post, an edit or an upload: discord.js retrying 5xx and
+    // resets as well would multiply the attempts.
+    rest: { api: apiUrl, agent, retries: 0, rejectOnRateLimit: pacedByCore, ...(makeRequest && { makeRequest }) },
     // Model output may contain @everyone or <@id>: nothing we send pings anyone but the person answered.
     allowedMentions: { parse: [], repliedUser: true },
   });
@@ -42,7 +83,9 @@ async function login(client: Client, token: string): Promise<Login> {
 }
 
 function isTokenRejection(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && error.code === DiscordjsErrorCodes.TokenInvalid;
+  return (
+    typeof error === 'object' && error !== null && 'code' in error && error.code === DiscordjsErrorCodes.TokenInvalid
+  );
 }
 
 function startError(failed: Extract<Login, { ok: false }>): Error {
@@ -60,17 +103,14 @@ function startError(failed: Extract<Login, { ok: false }>): Error {
  * privileged MessageContent intent (4014) gets one retry without it: the bot
  * still answers mentions, whose content Discord always delivers.
  */
-export async function connectClient(options: {
-  apiUrl: string;
-  token: string;
-  agent: RestAgent;
-  logger: Logger;
-}): Promise<Client<true>> {
-  const first = await login(createClient(options.apiUrl, options.agent, true), options.token);
+export async function connectClient(
+  options: Omit<ClientOptions, 'withMessageContent'> & { token: string; logger: Logger },
+): Promise<Client<true>> {
+  const first = await login(createClient({ ...options, withMessageContent: true }), options.token);
   if (first.ok) return first.client;
   if (first.closeCode !== GatewayCloseCodes.DisallowedIntents) throw startError(first);
   options.logger.warn(MESSAGE_CONTENT_MISSING);
-  const second = await login(createClient(options.apiUrl, options.agent, false), options.token);
+  const second = await login(createClient({ ...options, withMessageContent: false }), options.token);
   if (second.ok) return second.client;
   throw startError(second);
 }

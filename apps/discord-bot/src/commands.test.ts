@@ -1,6 +1,6 @@
-import { ASPECT_RATIOS } from '@genbot/core';
+import { ASPECT_RATIOS } from '@genbot/core/genai';
 import { describe, expect, it } from 'vitest';
-import { imagineCommand, parseImagineOptions } from './commands.js';
+import { allCommands, imagineCommand, parseImagineOptions } from './commands.js';
 
 function options(values: Record<string, string>) {
   return { getString: (name: string) => values[name] ?? null };
@@ -19,6 +19,16 @@ describe('imagineCommand', () => {
   });
 });
 
+describe('allCommands', () => {
+  it('registers Edit image as a message command beside /imagine and /usage', () => {
+    expect(allCommands().map((command) => [command.name, command.type ?? 1])).toEqual([
+      ['imagine', 1],
+      ['usage', 1],
+      ['Edit image', 3],
+    ]);
+  });
+});
+
 describe('parseImagineOptions', () => {
   it('reads the prompt and the aspect ratio', () => {
     expect(parseImagineOptions(options({ prompt: 'a fox', aspect_ratio: '16:9' }))).toEqual({
@@ -33,5 +43,27 @@ describe('parseImagineOptions', () => {
 
   it('turns a missing prompt into an empty one for core to answer', () => {
     expect(parseImagineOptions(options({}))).toEqual({ prompt: '' });
+  });
+
+  it('reads --ar typed inside the prompt as the aspect ratio, as on Slack', () => {
+    expect(parseImagineOptions(options({ prompt: 'a wide beach --ar 21:9 at noon' }))).toEqual({
+      prompt: 'a wide beach at noon',
+      aspectRatio: '21:9',
+    });
+    expect(parseImagineOptions(options({ prompt: 'a fox --ar=9:16' }))).toEqual({
+      prompt: 'a fox',
+      aspectRatio: '9:16',
+    });
+  });
+
+  it('prefers the aspect_ratio option over --ar in the prompt, and never sends the flag on', () => {
+    expect(parseImagineOptions(options({ prompt: 'a fox --ar 21:9', aspect_ratio: '1:1' }))).toEqual({
+      prompt: 'a fox',
+      aspectRatio: '1:1',
+    });
+  });
+
+  it('drops a bare --ar, leaving the default ratio', () => {
+    expect(parseImagineOptions(options({ prompt: 'a fox --ar' }))).toEqual({ prompt: 'a fox' });
   });
 });

@@ -1,7 +1,18 @@
-import { ASPECT_RATIOS, MAX_PROMPT_CHARS } from '@genbot/core';
-import { SlashCommandBuilder, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { MAX_PROMPT_CHARS, splitAspectFlag } from '@genbot/core/chat';
+import { ASPECT_RATIOS } from '@genbot/core/genai';
+import {
+  ApplicationCommandType,
+  ContextMenuCommandBuilder,
+  type RESTPostAPIApplicationCommandsJSONBody,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+  type RESTPostAPIContextMenuApplicationCommandsJSONBody,
+  SlashCommandBuilder,
+} from 'discord.js';
 
 export const IMAGINE_COMMAND = 'imagine';
+export const USAGE_COMMAND = 'usage';
+/** The message command's name is what the Apps menu shows. */
+export const EDIT_IMAGE_COMMAND = 'Edit image';
 const PROMPT = 'prompt';
 const ASPECT_RATIO = 'aspect_ratio';
 
@@ -22,6 +33,24 @@ export function imagineCommand(): RESTPostAPIChatInputApplicationCommandsJSONBod
     .toJSON();
 }
 
+/** `/usage`: no options; the answer is private. */
+export function usageCommand(): RESTPostAPIChatInputApplicationCommandsJSONBody {
+  return new SlashCommandBuilder()
+    .setName(USAGE_COMMAND)
+    .setDescription('Your images and chat tokens today and this month, and what is left of your daily quota')
+    .toJSON();
+}
+
+/** **Edit image** in a message's Apps menu (right-click): a form asks how to change the message's image. */
+export function editImageCommand(): RESTPostAPIContextMenuApplicationCommandsJSONBody {
+  return new ContextMenuCommandBuilder().setName(EDIT_IMAGE_COMMAND).setType(ApplicationCommandType.Message).toJSON();
+}
+
+/** Every command the bot answers, as registered with Discord. */
+export function allCommands(): RESTPostAPIApplicationCommandsJSONBody[] {
+  return [imagineCommand(), usageCommand(), editImageCommand()];
+}
+
 export interface ImagineRequest {
   prompt: string;
   aspectRatio?: string;
@@ -35,9 +64,13 @@ export interface StringOptions {
 /**
  * The options of an `/imagine` interaction. Discord enforces the definition
  * (required prompt, listed ratios); core still checks both, so a missing
- * prompt becomes an empty one it answers politely.
+ * prompt becomes an empty one it answers politely. `--ar W:H` typed inside the
+ * prompt is read as the aspect ratio, as on Slack (the option wins when both
+ * are given); a bare `--ar` is dropped, leaving the default ratio.
  */
 export function parseImagineOptions(options: StringOptions): ImagineRequest {
-  const aspectRatio = options.getString(ASPECT_RATIO);
-  return { prompt: options.getString(PROMPT) ?? '', ...(aspectRatio === null ? {} : { aspectRatio }) };
+  const chosen = options.getString(ASPECT_RATIO);
+  const typed = splitAspectFlag(options.getString(PROMPT) ?? '');
+  const aspectRatio = chosen ?? typed.aspectRatio;
+  return { prompt: typed.prompt, ...(aspectRatio === undefined ? {} : { aspectRatio }) };
 }

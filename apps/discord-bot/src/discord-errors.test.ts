@@ -1,4 +1,4 @@
-import { RateLimitedError } from '@genbot/core';
+import { RateLimitedError } from '@genbot/core/errors';
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { DiscordCallError, discordCall, toChatError } from './discord-errors.js';
@@ -31,7 +31,9 @@ describe('toChatError', () => {
   });
 
   it('reads retry_after (seconds) from a 429 answer', () => {
-    const mapped = toChatError(apiError(429, { message: 'You are being rate limited.', retry_after: 0.25, global: false }));
+    const mapped = toChatError(
+      apiError(429, { message: 'You are being rate limited.', retry_after: 0.25, global: false }),
+    );
     expect(mapped).toBeInstanceOf(RateLimitedError);
     expect((mapped as RateLimitedError).retryAfterMs).toBe(250);
   });

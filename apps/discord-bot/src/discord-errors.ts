@@ -1,4 +1,4 @@
-import { RateLimitedError } from '@genbot/core';
+import { GenBotError, RateLimitedError } from '@genbot/core/errors';
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
 
 /**
@@ -6,8 +6,7 @@ import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
  * carry the URL (interaction webhook URLs embed the interaction token) and
  * the request body, which must not reach logs.
  */
-export class DiscordCallError extends Error {
-  override readonly name = 'DiscordCallError';
+export class DiscordCallError extends GenBotError {
   readonly status: number;
   /** Discord's JSON error code (50013 Missing Permissions, 10008 Unknown Message...), when it gave one. */
   readonly code: number | undefined;
@@ -21,7 +20,9 @@ export class DiscordCallError extends Error {
 
 function retryAfterMs(raw: unknown): number {
   const seconds =
-    typeof raw === 'object' && raw !== null && 'retry_after' in raw && typeof raw.retry_after === 'number' ? raw.retry_after : 1;
+    typeof raw === 'object' && raw !== null && 'retry_after' in raw && typeof raw.retry_after === 'number'
+      ? raw.retry_after
+      : 1;
   return Math.ceil(seconds * 1000);
 }
 
@@ -37,7 +38,11 @@ export function toChatError(error: unknown): unknown {
   if (error instanceof DiscordAPIError) {
     if (error.status === 429) return new RateLimitedError(retryAfterMs(error.rawError), 'Discord rate limit');
     const code = typeof error.code === 'number' ? error.code : undefined;
-    return new DiscordCallError(error.status, code, `Discord refused ${error.method} (${error.status}): ${error.message}`);
+    return new DiscordCallError(
+      error.status,
+      code,
+      `Discord refused ${error.method} (${error.status}): ${error.message}`,
+    );
   }
   if (error instanceof HTTPError) {
     return new DiscordCallError(error.status, undefined, `Discord answered ${error.method} with HTTP ${error.status}`);

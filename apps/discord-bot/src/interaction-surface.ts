@@ -4,54 +4,144 @@ import type {
   ChatTarget,
   DownloadedFile,
   MessageRef,
+  PacedCall,
+  PostedImage,
+  ResultButton,
   SurfaceLimits,
   ThreadMessage,
   UploadFile,
-} from '@genbot/core';
-import type { ChatInputCommandInteraction } from 'discord.js';
-import { discordCall } from './discord-errors.js';
-import { downloadAttachment } from './download.js';
+  UploadReceipt,
+} from '@genbot/core/chat';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { InteractionWebhook, Message } from 'discord.js';
+import type { ChannelSurface } from './channel-surface.js';
+import { DiscordCallError, discordCall } from './discord-errors.js';
 import { discordLimits } from './limits.js';
-import { formatMarkdown } from './markdown.js';
-import { toUploads } from './uploads.js';
+import { actionRows } from './results/action-rows.js';
+import { toUploads, uploadReceipt } from './uploads.js';
+
+/** A call started this close to the token's end might outlive it: the channel takes over a little early. */
+export const TOKEN_MARGIN_MS = 30_000;
 
 /**
- * ChatSurface for one deferred slash command: the first post fills in the
- * deferred response ("is thinking…"), later posts and uploads are follow-ups,
- * and edits go through the interaction webhook, so nothing needs channel
- * permissions and the 15-minute token covers it all.
+ * Ingress defers the interaction only after the job is accepted, so a worker
+ * may reach the webhook first: it waits up to Discord's 3 s acknowledgement
+ * window (and a little more for a slow callback) for the deferred response.
+ */
+const DEFER_WAIT_MS = 5_000;
+const DEFER_POLL_MS = 100;
+const UNKNOWN_MESSAGE = 10008;
+const UNKNOWN_WEBHOOK = 10015;
+
+function notDeferredYet(error: unknown): boolean {
+  return error instanceof DiscordCallError && (error.code === UNKNOWN_WEBHOOK || error.code === UNKNOWN_MESSAGE);
+}
+
+export interface InteractionSurfaceOptions {
+  /** The interaction's webhook (application id and interaction token). */
+  webhook: InteractionWebhook;
+  /**
+   * Names the interaction's answers in core's per-channel budget (the job's
+   * id): they go through its webhook, so they wait behind no channel message,
+   * and only among themselves. Never the token, which must not leave memory.
+   */
+  paceKey: string;
+  /** When the interaction token stops working (15 minutes after the interaction). */
+  expiresAt: Date;
+  /** Past the token's life, posts, edits and uploads go to the channel as plain messages. */
+  channel: ChannelSurface;
+  /**
+   * The Edit image message command's form: its answer is the person's own
+   * progress, and the images go to the channel as a reply to the message
+   * edited (the target's `threadId`).
+   */
+  resultsInChannel?: boolean;
+  now?: () => number;
+}
+
+/**
+ * ChatSurface for one deferred interaction (a slash command, a button press,
+ * a form), built from the job's data: the first post fills in the deferred
+ * response ("is thinking…") as the job's progress, and the first result with
+ * buttons takes its place there (images, text and action rows), so a job
+ * leaves one message; later posts and uploads are follow-ups, and edits go
+ * through the interaction webhook, so nothing needs channel permissions while
+ * the token lasts. A job that runs past it (a long queue, a restart) answers
+ * with plain channel messages instead.
  */
 export class InteractionSurface implements ChatSurface {
-  readonly limits: SurfaceLimits;
-  readonly #interaction: ChatInputCommandInteraction;
+  readonly limits: SurfaceLimits = discordLimits();
+  readonly #webhook: InteractionWebhook;
+  readonly #paceKey: string;
+  readonly #expiresAt: number;
+  readonly #channel: ChannelSurface;
+  readonly #resultsInChannel: boolean;
+  readonly #now: () => number;
+  /** The deferred response's message id, once this surface has filled or seen it. */
   #originalId: string | undefined;
+  /** Whether the deferred response holds a result; unknown (undefined) until this run filled or read it. */
+  #originalIsResult: boolean | undefined;
 
-  constructor(interaction: ChatInputCommandInteraction) {
-    this.#interaction = interaction;
-    this.limits = discordLimits(interaction.attachmentSizeLimit);
+  constructor(options: InteractionSurfaceOptions) {
+    this.#webhook = options.webhook;
+    this.#paceKey = `interaction ${options.paceKey}`;
+    this.#expiresAt = options.expiresAt.getTime();
+    this.#channel = options.channel;
+    this.#resultsInChannel = options.resultsInChannel ?? false;
+    this.#now = options.now ?? Date.now;
   }
 
-  formatMarkdown(markdown: string): string {
-    return formatMarkdown(markdown);
+  /**
+   * Discord's per-channel message limit does not cover an interaction's
+   * webhook: its answers count only against the interaction's own. Calls
+   * that go to the channel (past the token's life, the Edit image form's
+   * images) count against the channel's.
+   */
+  paceKey(call: PacedCall, where: ChatTarget): string {
+    const inChannel = !this.#tokenLive() || (call === 'upload' && this.#resultsInChannel);
+    return inChannel ? where.channelId : this.#paceKey;
   }
 
   async post(target: ChatTarget, text: string): Promise<MessageRef> {
+    if (!this.#tokenLive()) return this.#channel.post(this.#inChannel(target), text);
     if (this.#originalId === undefined) {
-      const original = await discordCall(() => this.#interaction.editReply({ content: text }));
-      this.#originalId = original.id;
+      const original = await this.#fillOriginal({ content: text });
+      this.#originalIsResult = false;
       return { channelId: original.channelId, messageId: original.id };
     }
-    const followUp = await discordCall(() => this.#interaction.followUp({ content: text }));
+    const followUp = await discordCall(() => this.#webhook.send({ content: text }));
     return { channelId: followUp.channelId, messageId: followUp.id };
   }
 
+  /**
+   * Discord takes the original response's own id in place of `@original`, so a
+   * resumed job edits it too. Once a result took the progress message's place,
+   * a late progress line (done, a restart note) would only hide the result's
+   * own text: it is left out.
+   */
   async edit(message: MessageRef, text: string): Promise<void> {
-    const which = message.messageId === this.#originalId ? '@original' : message.messageId;
-    await discordCall(() => this.#interaction.editReply({ message: which, content: text }));
+    if (!this.#tokenLive()) return this.#channel.edit(message, text);
+    if (await this.#holdsResult(message.messageId)) return;
+    await discordCall(() => this.#webhook.editMessage(message.messageId, { content: text }));
   }
 
-  async uploadFiles(_target: ChatTarget, files: readonly UploadFile[], comment: string): Promise<void> {
-    await discordCall(() => this.#interaction.followUp({ content: comment, files: toUploads(files) }));
+  async uploadFiles(
+    target: ChatTarget,
+    files: readonly UploadFile[],
+    comment: string,
+    buttons: readonly ResultButton[] = [],
+  ): Promise<UploadReceipt> {
+    if (this.#resultsInChannel || !this.#tokenLive()) {
+      return this.#channel.uploadFiles(this.#inChannel(target), files, comment, buttons);
+    }
+    const result = { content: comment, files: toUploads(files), components: actionRows(buttons) };
+    if (buttons.length > 0 && this.#originalIsResult !== true) {
+      // The result replaces the progress line: its text, its files, its buttons.
+      const original = await this.#fillOriginal(result);
+      this.#originalIsResult = true;
+      return uploadReceipt(original);
+    }
+    return uploadReceipt(await discordCall(() => this.#webhook.send(result)));
   }
 
   /** A slash command starts a conversation of its own: nothing before it belongs to it. */
@@ -59,7 +149,49 @@ export class InteractionSurface implements ChatSurface {
     return [];
   }
 
-  download(attachment: AttachmentRef, options?: { signal?: AbortSignal }): Promise<DownloadedFile> {
-    return downloadAttachment(attachment, options);
+  postedImage(image: PostedImage): AttachmentRef {
+    return this.#channel.postedImage(image);
+  }
+
+  download(attachment: AttachmentRef, options: { signal?: AbortSignal } = {}): Promise<DownloadedFile> {
+    return this.#channel.download(attachment, options);
+  }
+
+  async #fillOriginal(content: Parameters<InteractionWebhook['editMessage']>[1]): Promise<Message> {
+    const deadline = Date.now() + DEFER_WAIT_MS;
+    for (;;) {
+      try {
+        const original = await discordCall(() => this.#webhook.editMessage('@original', content));
+        this.#originalId = original.id;
+        return original;
+      } catch (error) {
+        if (!notDeferredYet(error) || Date.now() >= deadline) throw error;
+        await delay(DEFER_POLL_MS);
+      }
+    }
+  }
+
+  /**
+   * Whether `messageId` is the deferred response and holds a result. A run
+   * that resumes a job finds the response as an earlier run left it, so it
+   * reads it once.
+   */
+  async #holdsResult(messageId: string): Promise<boolean> {
+    if (this.#originalId !== undefined && messageId !== this.#originalId) return false;
+    if (this.#originalIsResult === undefined) {
+      const original = await discordCall(() => this.#webhook.fetchMessage('@original'));
+      this.#originalId = original.id;
+      this.#originalIsResult = original.components.length > 0;
+    }
+    return messageId === this.#originalId && this.#originalIsResult;
+  }
+
+  /** Where a channel message goes: a reply to the message edited for the Edit image form, else the channel itself. */
+  #inChannel(target: ChatTarget): ChatTarget {
+    return this.#resultsInChannel ? target : { channelId: target.channelId };
+  }
+
+  #tokenLive(): boolean {
+    return this.#now() < this.#expiresAt - TOKEN_MARGIN_MS;
   }
 }

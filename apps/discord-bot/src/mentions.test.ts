@@ -24,6 +24,8 @@ describe('plainText', () => {
   });
 
   it('keeps line breaks and code intact', () => {
-    expect(plainText('<@111> fix this:\n```\nconst a  = 1;\n```', '111', names)).toBe('fix this:\n```\nconst a  = 1;\n```');
+    expect(plainText('<@111> fix this:\n```\nconst a  = 1;\n```', '111', names)).toBe(
+      'fix this:\n```\nconst a  = 1;\n```',
+    );
   });
 });

@@ -43,6 +43,8 @@ export function cachedNames(client: Client, guild: Guild | null): MentionNames {
  */
 export async function cacheMentionedMembers(text: string, guild: Guild | null): Promise<void> {
   if (guild === null) return;
-  const missing = [...text.matchAll(USER)].flatMap(([, id]) => (id === undefined || guild.members.cache.has(id) ? [] : [id]));
+  const missing = [...text.matchAll(USER)].flatMap(([, id]) =>
+    id === undefined || guild.members.cache.has(id) ? [] : [id],
+  );
   await Promise.allSettled([...new Set(missing)].map((id) => guild.members.fetch(id)));
 }

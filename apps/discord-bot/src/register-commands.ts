@@ -1,7 +1,8 @@
-import type { DiscordConfig, Logger } from '@genbot/core';
+import type { Logger } from '@genbot/core/log';
 import { REST, Routes } from 'discord.js';
-import { imagineCommand } from './commands.js';
+import { allCommands } from './commands.js';
 import { TOKEN_REJECTED } from './client.js';
+import type { DiscordRegistrationConfig } from './config.js';
 import { DiscordCallError, toChatError } from './discord-errors.js';
 import { createRestAgent } from './rest-agent.js';
 
@@ -10,26 +11,38 @@ import { createRestAgent } from './rest-agent.js';
  * development) when a guild is given, global (propagates to every guild the
  * bot is in) otherwise.
  */
-export async function putCommands(options: { rest: REST; applicationId: string; guildId?: string | undefined; logger: Logger }): Promise<void> {
+export async function putCommands(options: {
+  rest: REST;
+  applicationId: string;
+  guildId?: string | undefined;
+  logger: Logger;
+}): Promise<void> {
   const { rest, applicationId, guildId, logger } = options;
   const route =
-    guildId === undefined ? Routes.applicationCommands(applicationId) : Routes.applicationGuildCommands(applicationId, guildId);
+    guildId === undefined
+      ? Routes.applicationCommands(applicationId)
+      : Routes.applicationGuildCommands(applicationId, guildId);
   try {
-    await rest.put(route, { body: [imagineCommand()] });
+    await rest.put(route, { body: allCommands() });
   } catch (error) {
     const mapped = toChatError(error);
     if (mapped instanceof DiscordCallError && mapped.status === 401) throw new Error(TOKEN_REJECTED);
     const reason = mapped instanceof Error ? mapped.message : String(mapped);
-    throw new Error(`Could not register the /imagine command: ${reason}`);
+    throw new Error(`Could not register the /imagine, /usage and Edit image commands: ${reason}`);
   }
-  logger.info({ scope: guildId === undefined ? 'global' : 'guild', guildId }, 'registered the /imagine command');
+  logger.info(
+    { scope: guildId === undefined ? 'global' : 'guild', guildId },
+    'registered the /imagine, /usage and Edit image commands',
+  );
 }
 
 /** `pnpm discord register`: registers the commands without starting the bot. */
-export async function registerCommands(options: { discord: DiscordConfig; guildId?: string; logger: Logger }): Promise<void> {
+export async function registerCommands(options: {
+  discord: DiscordRegistrationConfig;
+  guildId?: string;
+  logger: Logger;
+}): Promise<void> {
   const { token, applicationId, apiUrl } = options.discord;
-  if (token === undefined) throw new Error('DISCORD_TOKEN is required to register commands.');
-  if (applicationId === undefined) throw new Error('DISCORD_APPLICATION_ID is required to register commands.');
   const agent = createRestAgent();
   try {
     const rest = new REST({ api: apiUrl, agent }).setToken(token);

@@ -6,11 +6,13 @@ export type RestAgent = NonNullable<RESTOptions['agent']>;
 /**
  * An HTTP agent from the very undici that discord.js's REST runs on (6.x).
  *
- * Without an agent, that REST sends through the process-wide dispatcher,
- * which is whichever undici loaded first; core's undici 7 gets there first and
- * cannot send undici 6's multipart bodies ("action is not a function"), so
- * every upload fails. Giving the REST its own agent keeps each request within
- * one undici version, whatever else the process loads.
+ * Still needed on Node 24 with core on undici 8 (checked November 2026: without
+ * it every upload in test/discord fails). Without an agent, that REST sends
+ * through the process-wide dispatcher, which is whichever undici loaded first;
+ * core's undici gets there first and cannot send undici 6's multipart bodies,
+ * so every upload fails. Giving the REST its own agent keeps each request
+ * within one undici version. Drop it when @discordjs/rest moves to the undici
+ * major that core uses.
  */
 export function createRestAgent(): RestAgent {
   const fromApp = createRequire(import.meta.url);

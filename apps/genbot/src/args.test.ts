@@ -1,4 +1,4 @@
-import { UsageError } from '@genbot/core';
+import { UsageError } from '@genbot/core/errors';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from './args.js';
 
@@ -41,7 +41,10 @@ describe('parseCommand', () => {
 
   it('answers help for the tool and for each command', () => {
     expect(parseCommand(['--help'])).toMatchObject({ kind: 'help', text: expect.stringContaining('genbot <command>') });
-    expect(parseCommand(['imagine', '--help'])).toMatchObject({ kind: 'help', text: expect.stringContaining('--ar W:H') });
+    expect(parseCommand(['imagine', '--help'])).toMatchObject({
+      kind: 'help',
+      text: expect.stringContaining('--ar W:H'),
+    });
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { parseAspectRatio, UsageError, type AspectRatio } from '@genbot/core';
+import { parseAspectRatio, type AspectRatio } from '@genbot/core/genai';
+import { UsageError } from '@genbot/core/errors';
 import { isLaunchCommandName, parseLaunchCommand, type LaunchCommand } from './launcher/args.js';
 import { COMMAND_NAMES, GENERAL_USAGE, commandUsage, type CommandName } from './usage.js';
 
@@ -91,7 +92,8 @@ export function parseCommand(argv: readonly string[]): Command {
 function parseOrThrow(name: CommandName, args: string[]) {
   const parsed = parseStrict(name, args);
   const foreign = Object.keys(parsed.values).find((option) => !(ALLOWED[name] as readonly string[]).includes(option));
-  if (foreign !== undefined) throw new UsageError(`option '--${foreign}' does not apply to ${name}\n\n${commandUsage(name)}`);
+  if (foreign !== undefined)
+    throw new UsageError(`option '--${foreign}' does not apply to ${name}\n\n${commandUsage(name)}`);
   return parsed;
 }
 

@@ -1,4 +1,11 @@
-import { NoOutputError, ServiceError, UsageError } from '@genbot/core';
+import {
+  ModelNotFoundError,
+  NoOutputError,
+  SafetyStopError,
+  ServiceAuthError,
+  ServiceOverloadedError,
+  UsageError,
+} from '@genbot/core/errors';
 import { describe, expect, it } from 'vitest';
 import { failureFor } from './exit-codes.js';
 
@@ -11,7 +18,11 @@ describe('failureFor', () => {
     const err = new NoOutputError('The service returned no image: finish reason IMAGE_SAFETY.', {
       wanted: 'image',
       candidates: [
-        { index: 0, finishReason: 'IMAGE_SAFETY', safetyRatings: [{ category: 'HARM_CATEGORY_HARASSMENT', blocked: true }] },
+        {
+          index: 0,
+          finishReason: 'IMAGE_SAFETY',
+          safetyRatings: [{ category: 'HARM_CATEGORY_HARASSMENT', blocked: true }],
+        },
       ],
     });
     const failure = failureFor(err);
@@ -28,7 +39,7 @@ describe('failureFor', () => {
   });
 
   it('maps a service error to 4 with status, type, message and the retry hint', () => {
-    const err = new ServiceError('The service is unavailable.', { status: 503, errorType: 'UNAVAILABLE', retryable: true });
+    const err = new ServiceOverloadedError('The service is unavailable.', { status: 503, serviceType: 'UNAVAILABLE' });
     expect(failureFor(err)).toEqual({
       code: 4,
       message: 'genbot: the service failed: 503 UNAVAILABLE: The service is unavailable. (retrying may help)',
@@ -36,8 +47,35 @@ describe('failureFor', () => {
   });
 
   it('omits a missing status (mid-stream error, timeout)', () => {
-    const err = new ServiceError('Overloaded', { errorType: 'overloaded_error', retryable: false });
-    expect(failureFor(err).message).toBe('genbot: the service failed: overloaded_error: Overloaded');
+    const err = new ServiceOverloadedError('Overloaded', { serviceType: 'overloaded_error' });
+    expect(failureFor(err).message).toBe(
+      'genbot: the service failed: overloaded_error: Overloaded (retrying may help)',
+    );
+  });
+
+  it('names what to change for an unknown model or a refused key, as the bots do', () => {
+    const model = new ModelNotFoundError('HTTP 404 NOT_FOUND: no such model', {
+      status: 404,
+      serviceType: 'NOT_FOUND',
+      serviceMessage: 'no such model',
+      operation: 'text',
+      model: 'gemini-9',
+    });
+    expect(failureFor(model)).toEqual({
+      code: 4,
+      message: 'genbot: the service failed: 404 NOT_FOUND: no such model (check TEXT_MODEL)',
+    });
+    const key = new ServiceAuthError('HTTP 401 authentication_error', { status: 401, operation: 'messages' });
+    expect(failureFor(key).message).toContain('check GENAI_API_KEY');
+  });
+
+  it('maps a reply stopped for safety to 3, its reason on stderr', () => {
+    const err = new SafetyStopError({ text: 'The start', reason: 'SAFETY' });
+    expect(failureFor(err)).toEqual({
+      code: 3,
+      message:
+        'genbot: stopped for safety, the reply is incomplete: The service stopped the reply for safety (SAFETY).',
+    });
   });
 
   it('keeps anything else to one line with exit 1', () => {

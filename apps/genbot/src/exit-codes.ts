@@ -1,4 +1,5 @@
-import { NoOutputError, ServiceError, UsageError } from '@genbot/core';
+import { NoOutputError, SafetyStopError, ServiceError, UsageError } from '@genbot/core/errors';
+import { settingToCheck } from '@genbot/core/genai';
 
 /** The contract's exit statuses, plus the shell convention for an interrupt (128 + SIGINT). */
 export const ExitCode = {
@@ -21,6 +22,10 @@ export interface Failure {
 export function failureFor(err: unknown): Failure {
   if (err instanceof UsageError) return { code: ExitCode.usage, message: `genbot: ${err.message}` };
   if (err instanceof NoOutputError) return { code: ExitCode.noOutput, message: `genbot: ${describeNoOutput(err)}` };
+  // The text before the stop went to stdout already (the command wrote it): say it is not the whole answer.
+  if (err instanceof SafetyStopError) {
+    return { code: ExitCode.noOutput, message: `genbot: stopped for safety, the reply is incomplete: ${err.message}` };
+  }
   if (err instanceof ServiceError) {
     return { code: ExitCode.serviceFailed, message: `genbot: the service failed: ${describeServiceError(err)}` };
   }
@@ -29,17 +34,24 @@ export function failureFor(err: unknown): Failure {
   return { code: ExitCode.unexpected, message: `genbot: unexpected error: ${detail}` };
 }
 
+/** `503 UNAVAILABLE: what the service said`: the status and type once, then the service's own words. */
 function describeServiceError(err: ServiceError): string {
-  const head = [err.status, err.errorType].filter((part) => part !== undefined).join(' ');
+  const head = [err.status, err.type].filter((part) => part !== undefined).join(' ');
+  const setting = settingToCheck(err);
+  const fix = setting === undefined ? '' : ` (${setting})`;
   const hint = err.retryable ? ' (retrying may help)' : '';
-  return `${head}: ${err.message}${hint}`;
+  return `${head}: ${err.serviceMessage ?? err.message}${fix}${hint}`;
 }
 
 // The core's message already names the block or finish reason; add what only the ratings say.
 function describeNoOutput(err: NoOutputError): string {
   const head = err.safetyBlocked ? 'blocked for safety: ' : '';
   const blockedCategories = [
-    ...new Set(err.candidates.flatMap((c) => c.safetyRatings.filter((r) => r.blocked === true).map((r) => r.category))),
+    ...new Set(
+      err.candidates.flatMap((c) =>
+        c.safetyRatings.flatMap((r) => (r.blocked === true && r.category !== undefined ? [r.category] : [])),
+      ),
+    ),
   ];
   const categories = blockedCategories.length > 0 ? ` (blocked categories: ${blockedCategories.join(', ')})` : '';
   return `${head}${err.message}${categories}`;

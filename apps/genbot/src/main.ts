@@ -1,10 +1,12 @@
-import { createLogger, loadConfig } from '@genbot/core';
+import { loadConfig } from '@genbot/core/config';
+import { createLogger } from '@genbot/core/log';
 import { parseCommand, type Command } from './args.js';
 import { runChat } from './commands/chat.js';
 import type { CommandContext } from './commands/context.js';
 import { runEdit } from './commands/edit.js';
 import { runImagine } from './commands/imagine.js';
 import { runText } from './commands/text.js';
+import { loadEnvFile } from './env-file.js';
 import { ExitCode, failureFor } from './exit-codes.js';
 import type { LaunchCommand } from './launcher/args.js';
 import { openService, type OpenService } from './service.js';
@@ -12,7 +14,13 @@ import { openService, type OpenService } from './service.js';
 // Quiet by default: stdout is the result and stderr should hold only what needs attention.
 const CLI_DEFAULT_LOG_LEVEL = 'warn';
 
-const LAUNCH_KINDS: ReadonlySet<string> = new Set<LaunchCommand['kind']>(['start', 'slack', 'discord', 'discord-register']);
+const LAUNCH_KINDS: ReadonlySet<string> = new Set<LaunchCommand['kind']>([
+  'start',
+  'slack',
+  'discord',
+  'discord-register',
+  'worker',
+]);
 
 function isLaunch(command: Command): command is LaunchCommand {
   return LAUNCH_KINDS.has(command.kind);
@@ -21,6 +29,7 @@ function isLaunch(command: Command): command is LaunchCommand {
 async function main(argv: readonly string[]): Promise<ExitCode> {
   const controller = new AbortController();
   try {
+    loadEnvFile();
     const command = parseCommand(argv);
     if (command.kind === 'help') {
       process.stdout.write(`${command.text}\n`);

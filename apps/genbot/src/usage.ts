@@ -1,3 +1,4 @@
+import { IMAGE_FORMATS_IN_WORDS } from '@genbot/core/genai';
 /** The help texts printed by `--help`: the contract's CLI section, one screen per command. */
 
 export const COMMAND_NAMES = ['chat', 'text', 'imagine', 'edit'] as const;
@@ -37,7 +38,7 @@ Options:
 ${PATHS_NOTE}`,
   edit: `Usage: genbot edit IMAGE_FILE "INSTRUCTION" [--ar W:H] [--out DIR] [--model M]
 
-Edits IMAGE_FILE (PNG, JPEG, WebP, GIF or HEIC) following INSTRUCTION and writes
+Edits IMAGE_FILE (${IMAGE_FORMATS_IN_WORDS}) following INSTRUCTION and writes
 each resulting image into DIR.
 
 Options:
@@ -60,7 +61,8 @@ Commands:
                                  the local playground (PLAYGROUND_PORT, 8787)
   slack                          run the Slack bot alone
   discord                        run the Discord bot alone
-  discord register [--guild ID]  register the Discord /imagine command
+  discord register [--guild ID]  register the Discord /imagine, /usage and Edit image commands
+  worker                         run job workers only (REDIS_URL): take the bots' queued jobs
 
 Run "genbot <command> --help" for a command's options.
 

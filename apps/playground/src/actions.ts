@@ -1,52 +1,73 @@
 import { z } from 'zod';
+import { BadRequest } from './errors.js';
+import { LIMIT_WORDS, LIMITS } from './limits.js';
 
 /** Largest attachment the page may send (Slack and Discord both cap uploads around here). */
-export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+export const MAX_ATTACHMENT_BYTES = LIMITS.imageBytes;
 
 const attachment = z.object({
-  name: z.string().min(1).max(200),
+  name: z.string().min(1, LIMIT_WORDS.fileName).max(LIMITS.fileNameChars, LIMIT_WORDS.fileName),
   mimetype: z.string().max(100).optional(),
   /** Base64 of the bytes, no data-URL prefix. */
-  data: z.string().min(1).max(Math.ceil((MAX_ATTACHMENT_BYTES * 4) / 3) + 4),
+  data: z
+    .string()
+    .min(1, LIMIT_WORDS.emptyImage)
+    .max(Math.ceil((MAX_ATTACHMENT_BYTES * 4) / 3) + 4, LIMIT_WORDS.image),
 });
 export type AttachmentInput = z.output<typeof attachment>;
 
-const user = z.string().min(1).max(40).optional();
+const user = z.string().min(1, LIMIT_WORDS.person).max(40, LIMIT_WORDS.person).optional();
+const place = z.string().max(40, LIMIT_WORDS.place).optional();
 
 export const slackMessageInput = z.object({
-  text: z.string().max(4000),
-  threadTs: z.string().max(40).optional(),
+  text: z.string().max(LIMITS.slackTextChars, LIMIT_WORDS.slackText),
+  threadTs: place,
   user,
   file: attachment.optional(),
 });
 
 export const slackCommandInput = z.object({
-  command: z.string().regex(/^\/[a-z0-9_-]{1,32}$/i),
-  text: z.string().max(4000),
+  command: z.string().regex(/^\/[a-z0-9_-]{1,32}$/i, LIMIT_WORDS.command),
+  text: z.string().max(LIMITS.slackTextChars, LIMIT_WORDS.slackText),
   user,
 });
 
 export const discordMessageInput = z.object({
-  content: z.string().max(2000),
+  content: z.string().max(LIMITS.discordTextChars, LIMIT_WORDS.discordText),
   /** A thread of the playground channel; the channel itself when absent. */
-  channelId: z.string().max(40).optional(),
-  replyTo: z.string().max(40).optional(),
+  channelId: place,
+  replyTo: place,
   user,
   file: attachment.optional(),
 });
 
 export const discordCommandInput = z.object({
-  name: z.string().regex(/^[a-z0-9_-]{1,32}$/),
+  name: z.string().regex(/^[a-z0-9_-]{1,32}$/, LIMIT_WORDS.command),
   options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
-  channelId: z.string().max(40).optional(),
+  channelId: place,
   user,
 });
+
+const id = z.string().min(1, LIMIT_WORDS.place).max(200, LIMIT_WORDS.place);
+
+export const slackPressInput = z.object({ ts: id, actionId: id, user });
+
+export const formInput = z.object({
+  id,
+  /** Each input's text by its id (Slack block_id, Discord custom_id). */
+  values: z.record(z.string().max(200), z.string().max(LIMITS.formTextChars, LIMIT_WORDS.formText)),
+  user,
+});
+
+export const discordPressInput = z.object({ messageId: id, customId: id, channelId: place, user });
+
+export const discordMessageCommandInput = z.object({ messageId: id, name: id, channelId: place, user });
 
 /** Bytes of an attachment, refusing empty or oversized ones. */
 export function decodeAttachment(input: AttachmentInput): Buffer {
   const bytes = Buffer.from(input.data, 'base64');
-  if (bytes.length === 0) throw new BadRequest('the attached file is empty');
-  if (bytes.length > MAX_ATTACHMENT_BYTES) throw new BadRequest('the attached file is larger than 10 MB');
+  if (bytes.length === 0) throw new BadRequest(LIMIT_WORDS.emptyImage);
+  if (bytes.length > MAX_ATTACHMENT_BYTES) throw new BadRequest(LIMIT_WORDS.image);
   return bytes;
 }
 
@@ -54,8 +75,4 @@ export function decodeAttachment(input: AttachmentInput): Buffer {
 export function withMentions(text: string, botName: string, markup: string): string {
   const escaped = botName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return text.replace(new RegExp(`(^|[^\\w<])@${escaped}\\b`, 'gi'), (_, before: string) => `${before}${markup}`);
-}
-
-export class BadRequest extends Error {
-  override readonly name = 'BadRequest';
 }

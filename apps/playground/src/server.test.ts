@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger } from '@genbot/core';
+import { createLogger } from '@genbot/core/log';
 import { startDiscordFake, startSlackFake, type DiscordFake, type SlackFake } from '@genbot/fakes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withMentions } from './actions.js';
 import { startPlayground, type Playground } from './server.js';
-import { blocksText, type PlaygroundSnapshot } from './snapshot.js';
+import { LIMIT_WORDS } from './limits.js';
+import { blocksText, discordButtons, slackButtons, type PlaygroundSnapshot } from './snapshot.js';
 
 // The playground over the two fakes, without bots: a stand-in Slack app that only acknowledges.
 let slack: SlackFake;
@@ -53,6 +54,28 @@ async function state(): Promise<PlaygroundSnapshot> {
   return (await (await fetch(new URL('api/state', playground.url))).json()) as PlaygroundSnapshot;
 }
 
+/** Reads the states of a live feed one by one; rejects once the feed has ended. */
+function frames(response: Response): () => Promise<PlaygroundSnapshot> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return async () => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = frame.split('\n').find((line) => line.startsWith('data:'));
+        if (data) return JSON.parse(data.slice(5)) as PlaygroundSnapshot;
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('feed ended');
+      buffer += decoder.decode(value, { stream: true });
+    }
+  };
+}
+
 describe('withMentions', () => {
   it('turns @name into the platform markup, leaving e-mail addresses and other names alone', () => {
     expect(withMentions('@genbot hi, @GenBot! mail me@genbot.dev or @genbotx', 'genbot', '<@U9>')).toBe(
@@ -73,11 +96,52 @@ describe('blocksText', () => {
   });
 });
 
+describe('result buttons', () => {
+  it('reads Slack actions blocks and Discord action rows, leaving out link and disabled buttons', () => {
+    expect(
+      slackButtons([
+        { type: 'section', text: { type: 'mrkdwn', text: 'v1' } },
+        {
+          type: 'actions',
+          elements: [
+            { type: 'button', action_id: 'reroll', text: { type: 'plain_text', text: 'Re-roll' } },
+            { type: 'static_select', action_id: 'pick' },
+          ],
+        },
+      ]),
+    ).toEqual([{ label: 'Re-roll', id: 'reroll', row: 0 }]);
+    expect(
+      discordButtons([
+        {
+          type: 1,
+          components: [
+            { type: 2, style: 2, custom_id: 'vary', label: 'Vary' },
+            { type: 2, style: 2, custom_id: 'old', label: 'Old', disabled: true },
+            { type: 2, style: 5, url: 'https://example.com', label: 'Open' },
+          ],
+        },
+        { type: 1, components: [{ type: 2, style: 2, custom_id: 'edit', label: 'Edit' }] },
+      ]),
+    ).toEqual([
+      { label: 'Vary', id: 'vary', row: 0 },
+      { label: 'Edit', id: 'edit', row: 1 },
+    ]);
+  });
+});
+
 describe('the playground server', () => {
   it('serves the page with an import map and the browser modules from node_modules', async () => {
     const page = await (await fetch(playground.url)).text();
     expect(page).toContain('"preact": "/vendor/preact.js"');
-    for (const path of ['app.js', 'markup.js', 'style.css', 'vendor/preact.js', 'vendor/preact-hooks.js', 'vendor/htm.js']) {
+    for (const path of [
+      'app.js',
+      'markup.js',
+      'limits.js',
+      'style.css',
+      'vendor/preact.js',
+      'vendor/preact-hooks.js',
+      'vendor/htm.js',
+    ]) {
       const response = await fetch(new URL(path, playground.url));
       expect(response.status, path).toBe(200);
     }
@@ -109,39 +173,92 @@ describe('the playground server', () => {
     const view = (await state()).discord.messages.find((m) => m.id === reply.json.id);
     expect(view?.replyTo).toMatchObject({ id: first.json.id, author: 'bob', excerpt: 'hello' });
     expect(view?.content).toBe(`<@${discord.state.botUser.id}> answer bob`);
+    // No bot registered its commands here: Discord itself answers, at once.
     const command = await post('/api/discord/commands', { name: 'imagine', options: { prompt: 'x' } });
-    expect(command.status).toBe(400);
-    expect(command.json.error).toMatch(/not registered/);
+    expect(command).toEqual({
+      status: 400,
+      json: { error: '/imagine is not a command in this server.', from: 'Discord' },
+    });
   });
 
-  it('checks its input', async () => {
-    expect((await post('/api/slack/messages', { text: '' })).status).toBe(400);
-    expect((await post('/api/slack/commands', { command: 'imagine', text: 'x' })).status).toBe(400);
-    expect((await post('/api/discord/messages', { content: 'x', channelId: '123' })).status).toBe(400);
+  it('answers a slash command the Slack app does not declare as Slack does, without asking the bot', async () => {
+    const before = slack.deliveries.length;
+    const answer = await post('/api/slack/commands', { command: '/foo', text: 'bar' });
+    expect(answer).toEqual({
+      status: 400,
+      json: {
+        error:
+          '/foo is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands.',
+        from: 'Slackbot',
+      },
+    });
+    expect(slack.deliveries.length).toBe(before);
+    expect(await post('/api/slack/commands', { command: '/imagine', text: 'x' })).toEqual({
+      status: 200,
+      json: { acknowledged: true },
+    });
+  });
+
+  it('checks its input and says what fits, in words', async () => {
+    const refusal = async (path: string, body: unknown) => {
+      const answer = await post(path, body);
+      expect(answer.status).toBe(400);
+      return answer.json.error;
+    };
+    const big = { name: 'big.png', data: Buffer.alloc(10 * 1024 * 1024 + 1).toString('base64') };
+    expect(await refusal('/api/slack/messages', { text: '' })).toBe('Type a message or attach an image');
+    expect(await refusal('/api/slack/messages', { text: 'x'.repeat(4001) })).toBe(
+      'Slack messages up to 4,000 characters',
+    );
+    expect(await refusal('/api/slack/messages', { text: 'x', file: big })).toBe('Images up to 10 MB');
+    expect(await refusal('/api/discord/messages', { content: 'x'.repeat(2001) })).toBe(
+      'Discord messages up to 2,000 characters',
+    );
+    expect(await refusal('/api/slack/commands', { command: 'imagine', text: 'x' })).toBe(
+      'A command is a slash and a name, like /imagine',
+    );
+    expect(await refusal('/api/discord/messages', { content: 'x', channelId: '123' })).toBe(
+      'That thread or message is no longer here: go back to the channel',
+    );
+    // What the page never sends is still answered in words, naming the field, never a schema dump.
+    expect(await refusal('/api/slack/messages', { text: 42 })).toBe(
+      'The page sent something the playground cannot read (text): reload the page.',
+    );
+  });
+
+  it('refuses a press on a button the message does not carry, and a form that is not open, in words', async () => {
+    const { json } = await post('/api/slack/messages', { text: 'no buttons here' });
+    const slackPress = await post('/api/slack/press', { ts: json.ts, actionId: 'reroll' });
+    expect(slackPress).toEqual({ status: 400, json: { error: LIMIT_WORDS.place } });
+    expect(await post('/api/slack/forms', { id: 'V404', values: { instruction: 'blue' } })).toEqual({
+      status: 400,
+      json: { error: LIMIT_WORDS.formGone },
+    });
+    const message = await post('/api/discord/messages', { content: 'no buttons either' });
+    expect(await post('/api/discord/press', { messageId: message.json.id, customId: 'vary' })).toEqual({
+      status: 400,
+      json: { error: LIMIT_WORDS.place },
+    });
+    expect(await post('/api/discord/forms', { id: '404', values: { instruction: 'blue' } })).toEqual({
+      status: 400,
+      json: { error: LIMIT_WORDS.formGone },
+    });
+    expect((await post('/api/discord/forms', { id: '404', values: { instruction: 'x'.repeat(4001) } })).json).toEqual({
+      error: LIMIT_WORDS.formText,
+    });
+  });
+
+  it('serves the limits to the page as a module, with their words', async () => {
+    const module = await (await fetch(new URL('limits.js', playground.url))).text();
+    expect(module).toContain('"imageBytes":10485760');
+    expect(module).toContain('"slackText":"Slack messages up to 4,000 characters"');
   });
 
   it('feeds live state over SSE, and a new version after each change', async () => {
     const controller = new AbortController();
     const response = await fetch(new URL('api/events', playground.url), { signal: controller.signal });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    const next = async (): Promise<PlaygroundSnapshot> => {
-      for (;;) {
-        const end = buffer.indexOf('\n\n');
-        if (end >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = frame.split('\n').find((line) => line.startsWith('data:'));
-          if (data) return JSON.parse(data.slice(5)) as PlaygroundSnapshot;
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error('feed ended');
-        buffer += decoder.decode(value, { stream: true });
-      }
-    };
+    const next = frames(response);
     const first = await next();
     discord.userSays({ user: 'carol', channelId: discord.channelId('general'), content: 'seen live' });
     const second = await next();
@@ -176,5 +293,64 @@ describe('requests from elsewhere', () => {
       req.end();
     });
     expect(status).toBe(403);
+  });
+});
+
+describe('a Slack app that does not acknowledge a command in time', () => {
+  it('gets Slack’s own answer, operation_timeout, from Slackbot', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const slow = await startSlackFake({ ackTimeoutMs: 100, echoBotMessages: false });
+    slow.deliverTo(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/slack/events`);
+    const other = await startPlayground({ port: 0, slack: slow, discord, logger: createLogger({ level: 'silent' }) });
+    try {
+      const response = await fetch(new URL('api/slack/commands', other.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ command: '/imagine', text: 'a fox' }),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: '/imagine failed with the error "operation_timeout"',
+        from: 'Slackbot',
+      });
+    } finally {
+      await other.close();
+      await slow.close();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
+
+describe('a playground whose Slack fake has no bot to deliver to', () => {
+  it('answers 502 (the bot is not reachable), and on close sends open pages the last state and ends their feed', async () => {
+    const lonely = await startSlackFake();
+    const other = await startPlayground({ port: 0, slack: lonely, discord, logger: createLogger({ level: 'silent' }) });
+    try {
+      const response = await fetch(new URL('api/slack/messages', other.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'anyone?' }),
+      });
+      expect(response.status).toBe(502);
+      expect(((await response.json()) as { error: string }).error).toBe(
+        'genbot is not connected yet: try again in a moment.',
+      );
+
+      const next = frames(await fetch(new URL('api/events', other.url)));
+      expect((await next()).closing).toBe(false);
+      await other.close();
+      let last = await next();
+      for (;;) {
+        const later = await next().catch(() => undefined);
+        if (later === undefined) break;
+        last = later;
+      }
+      expect(last.closing).toBe(true);
+    } finally {
+      await other.close();
+      await lonely.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { DiscordAttachment, DiscordFake, DiscordMessage, SlackFake, SlackMessage } from '@genbot/fakes';
 
 /** What the page renders: one channel of each fake, plain JSON, no bytes (files are fetched by URL). */
@@ -35,6 +36,8 @@ export interface SlackMessageView {
   author: string;
   isBot: boolean;
   text: string;
+  /** The text is standard Markdown (`markdown_text`, native streams), not mrkdwn. */
+  markdown?: boolean;
   editCount: number;
   streaming: boolean;
   files: FileView[];
@@ -42,6 +45,27 @@ export interface SlackMessageView {
   replyCount: number;
   /** Ephemeral: only visible to the person. */
   ephemeral?: boolean;
+  /** The buttons of its actions blocks (a result's Re-roll, Vary, Edit, Undo). */
+  buttons: ButtonView[];
+}
+
+export interface ButtonView {
+  label: string;
+  /** Slack's `action_id` or Discord's `custom_id`: what the press sends back. */
+  id: string;
+  /** The actions block or action row it sits in, from 0: the page keeps the rows apart. */
+  row: number;
+}
+
+/** A form the bot opened for a person (Slack modal, Discord modal), until it is sent or closed. */
+export interface FormView {
+  /** Slack's view id, or the Discord interaction that answered with the modal. */
+  id: string;
+  /** alice or bob. */
+  person: string;
+  title: string;
+  submit: string;
+  inputs: { id: string; label: string; required: boolean; maxLength: number }[];
 }
 
 export interface SlackSnapshot {
@@ -50,6 +74,7 @@ export interface SlackSnapshot {
   botName: string;
   users: { id: string; name: string; displayName: string }[];
   messages: SlackMessageView[];
+  forms: FormView[];
 }
 
 export interface DiscordMessageView {
@@ -67,15 +92,23 @@ export interface DiscordMessageView {
   files: FileView[];
   /** ID of the thread started from this message, if any. */
   threadId?: string;
+  buttons: ButtonView[];
 }
 
 export interface DiscordSnapshot {
   channel: { id: string; name: string };
   botUserId: string;
   botName: string;
-  commands: { name: string; description: string; options: { name: string; type: number; required: boolean; choices: { name: string; value: string | number }[] }[] }[];
+  commands: {
+    name: string;
+    description: string;
+    options: { name: string; type: number; required: boolean; choices: { name: string; value: string | number }[] }[];
+  }[];
   messages: DiscordMessageView[];
   threads: { id: string; name: string; messages: DiscordMessageView[] }[];
+  forms: FormView[];
+  /** Message commands (right-click -> Apps), such as Edit image. */
+  messageCommands: string[];
 }
 
 const EPHEMERAL = 1 << 6;
@@ -106,6 +139,86 @@ export function blocksText(blocks: unknown[] | undefined): string {
   return parts.join('\n');
 }
 
+const slackButton = z.looseObject({
+  type: z.literal('button'),
+  action_id: z.string(),
+  text: z.looseObject({ text: z.string() }),
+});
+const slackActions = z.looseObject({ type: z.literal('actions'), elements: z.array(z.unknown()) });
+
+/** The buttons of a Slack message's actions blocks, in order. */
+export function slackButtons(blocks: unknown[] | undefined): ButtonView[] {
+  return (blocks ?? [])
+    .filter((block) => slackActions.safeParse(block).success)
+    .flatMap((block, row) =>
+      slackActions.parse(block).elements.flatMap((element) => {
+        const button = slackButton.safeParse(element);
+        return button.success ? [{ label: button.data.text.text, id: button.data.action_id, row }] : [];
+      }),
+    );
+}
+
+const discordButton = z.looseObject({
+  type: z.literal(2),
+  custom_id: z.string(),
+  label: z.string().optional(),
+  disabled: z.boolean().optional(),
+});
+const discordRow = z.looseObject({ type: z.literal(1), components: z.array(z.unknown()) });
+
+/** The enabled buttons of a Discord message's action rows (link buttons carry no custom_id). */
+export function discordButtons(components: unknown[]): ButtonView[] {
+  return components
+    .filter((component) => discordRow.safeParse(component).success)
+    .flatMap((component, row) =>
+      discordRow.parse(component).components.flatMap((inner) => {
+        const button = discordButton.safeParse(inner);
+        return button.success && button.data.disabled !== true
+          ? [{ label: button.data.label ?? button.data.custom_id, id: button.data.custom_id, row }]
+          : [];
+      }),
+    );
+}
+
+const plainText = z.looseObject({ text: z.string() });
+const slackInput = z.looseObject({
+  type: z.literal('input'),
+  block_id: z.string(),
+  label: plainText,
+  optional: z.boolean().optional(),
+  element: z.looseObject({ action_id: z.string(), max_length: z.number().optional() }),
+});
+const slackModal = z.looseObject({
+  title: plainText.optional(),
+  submit: plainText.optional(),
+  blocks: z.array(z.unknown()).default([]),
+});
+
+function slackForm(id: string, person: string, view: unknown): FormView | undefined {
+  const modal = slackModal.safeParse(view);
+  if (!modal.success) return undefined;
+  const inputs = modal.data.blocks.flatMap((block) => {
+    const input = slackInput.safeParse(block);
+    return input.success
+      ? [
+          {
+            id: input.data.block_id,
+            label: input.data.label.text,
+            required: input.data.optional !== true,
+            maxLength: input.data.element.max_length ?? 3000,
+          },
+        ]
+      : [];
+  });
+  return {
+    id,
+    person,
+    title: modal.data.title?.text ?? 'Form',
+    submit: modal.data.submit?.text ?? 'Submit',
+    inputs,
+  };
+}
+
 function isImageType(mimetype: string): boolean {
   return mimetype.startsWith('image/');
 }
@@ -124,7 +237,8 @@ export function slackSnapshot(fake: SlackFake, channelId: string, viewerId: stri
   const inChannel = workspace.messages.filter((m) => m.channel === channelId);
   const replyCounts = new Map<string, number>();
   for (const m of inChannel) {
-    if (m.threadTs !== undefined && m.threadTs !== m.ts) replyCounts.set(m.threadTs, (replyCounts.get(m.threadTs) ?? 0) + 1);
+    if (m.threadTs !== undefined && m.threadTs !== m.ts)
+      replyCounts.set(m.threadTs, (replyCounts.get(m.threadTs) ?? 0) + 1);
   }
   const messages: SlackMessageView[] = inChannel.map((m) => {
     const text = m.text !== '' ? m.text : blocksText(m.blocks);
@@ -135,6 +249,7 @@ export function slackSnapshot(fake: SlackFake, channelId: string, viewerId: stri
       author: nameOf(m),
       isBot: m.botId !== undefined,
       text,
+      ...(m.format === 'markdown' && { markdown: true }),
       editCount: m.edits.length,
       streaming: m.stream?.state === 'streaming',
       files: m.fileIds.flatMap((id) => {
@@ -152,6 +267,7 @@ export function slackSnapshot(fake: SlackFake, channelId: string, viewerId: stri
         ];
       }),
       replyCount: replyCounts.get(m.ts) ?? 0,
+      buttons: slackButtons(m.blocks),
     };
   });
   // Ephemeral answers (a slash command's acknowledgement) to the person using the page.
@@ -168,6 +284,7 @@ export function slackSnapshot(fake: SlackFake, channelId: string, viewerId: stri
       files: [],
       replyCount: 0,
       ephemeral: true,
+      buttons: [],
     });
   }
   messages.sort((a, b) => Number(a.ts) - Number(b.ts));
@@ -177,6 +294,11 @@ export function slackSnapshot(fake: SlackFake, channelId: string, viewerId: stri
     botName: workspace.users.get(identity.botUserId)?.name ?? 'genbot',
     users: users.filter((u) => !u.isBot).map((u) => ({ id: u.id, name: u.name, displayName: u.displayName })),
     messages,
+    forms: fake.views.flatMap((shown) => {
+      const person = workspace.users.get(shown.user)?.name;
+      const form = shown.open && person !== undefined ? slackForm(shown.id, person, shown.view) : undefined;
+      return form === undefined ? [] : [form];
+    }),
   };
 }
 
@@ -216,9 +338,12 @@ export function discordSnapshot(fake: DiscordFake, channelId: string): DiscordSn
           excerpt: referenced === undefined ? '(deleted)' : excerpt(fake, referenced),
         },
       }),
-      ...(m.interaction !== null && { command: { name: m.interaction.commandName, user: commandUser?.username ?? 'someone' } }),
+      ...(m.interaction?.commandName !== undefined && {
+        command: { name: m.interaction.commandName, user: commandUser?.username ?? 'someone' },
+      }),
       files: m.attachments.map((a) => attachmentView(m.channelId, a)),
       ...(threadIds.has(m.id) && { threadId: m.id }),
+      buttons: discordButtons(m.components),
     };
   };
   const commands = [...state.guildCommands, ...state.globalCommands].filter((c) => c.type === 1);
@@ -228,7 +353,11 @@ export function discordSnapshot(fake: DiscordFake, channelId: string): DiscordSn
     botUserId: state.botUser.id,
     botName: state.botUser.username,
     commands: commands
-      .filter((c) => (seen.has(c.name) ? false : (seen.add(c.name), true)))
+      .filter((c) => {
+        if (seen.has(c.name)) return false;
+        seen.add(c.name);
+        return true;
+      })
       .map((c) => ({
         name: c.name,
         description: c.description,
@@ -241,6 +370,27 @@ export function discordSnapshot(fake: DiscordFake, channelId: string): DiscordSn
       })),
     messages: state.messages(channelId).map(view),
     threads: threads.map((t) => ({ id: t.id, name: t.name, messages: state.messages(t.id).map(view) })),
+    forms: state.interactions.flatMap((interaction) => {
+      const modal = interaction.modal;
+      if (modal === null || modal.closedBy !== null) return [];
+      return [
+        {
+          id: interaction.id,
+          person: interaction.user.username,
+          title: modal.title,
+          submit: 'Submit',
+          inputs: modal.inputs.map((input) => ({
+            id: input.customId,
+            label: input.label,
+            required: input.required,
+            maxLength: input.maxLength,
+          })),
+        },
+      ];
+    }),
+    messageCommands: [
+      ...new Set([...state.guildCommands, ...state.globalCommands].filter((c) => c.type === 3).map((c) => c.name)),
+    ],
   };
 }
 
@@ -260,13 +410,17 @@ export function discordFingerprint(fake: DiscordFake, channelId: string): string
       sum %= 1_000_000_007;
     }
   }
-  return `${channels.length}:${count}:${sum}:${state.guildCommands.length + state.globalCommands.length}`;
+  // Modals live on interactions, not messages: an opened or closed form changes the page too.
+  const forms = state.interactions.filter(
+    (interaction) => interaction.modal !== null && interaction.modal.closedBy === null,
+  );
+  return `${channels.length}:${count}:${sum}:${state.guildCommands.length + state.globalCommands.length}:${forms.map((i) => i.id).join(',')}`;
 }
 
 /** A one-line preview of a replied-to message, mentions shown as names. */
 function excerpt(fake: DiscordFake, message: DiscordMessage): string {
   const text = message.content
-    .replace(/<@!?(\d+)>/g, (whole, id: string) => `@${fake.state.findUser(id)?.username ?? 'unknown-user'}`)
+    .replace(/<@!?(\d+)>/g, (_whole, id: string) => `@${fake.state.findUser(id)?.username ?? 'unknown-user'}`)
     .replace(/\s+/g, ' ')
     .trim();
   if (text !== '') return text.length > 90 ? `${text.slice(0, 89)}…` : text;

@@ -1,4 +1,4 @@
-import type { Logger } from '@genbot/core';
+import type { Logger } from '@genbot/core/log';
 import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 
 function toBoltLevel(level: string): LogLevel {

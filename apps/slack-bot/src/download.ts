@@ -1,17 +1,19 @@
-import type { DownloadedFile } from '@genbot/core';
+import { cappedDownload, type DownloadedFile } from '@genbot/core/chat';
+import { AttachmentUnavailableError, GenBotError } from '@genbot/core/errors';
+import { MAX_INLINE_IMAGE_BYTES } from '@genbot/core/genai';
 
-/** Largest file fetched from Slack; core refuses larger images before asking anyway. */
-export const MAX_DOWNLOAD_BYTES = 50 * 1024 * 1024;
+/** Largest file fetched from Slack: core sends no larger image, so more would only be thrown away. */
+export const MAX_DOWNLOAD_BYTES = MAX_INLINE_IMAGE_BYTES;
+/** One file, redirects included; Slack's file host answers in well under a second. */
+export const DOWNLOAD_TIMEOUT_MS = 30_000;
 
-/** Thrown when Slack answers `url_private` with something other than the file. */
-export class SlackDownloadError extends Error {
-  override readonly name = 'SlackDownloadError';
-}
+/** Thrown when Slack fails to hand over a file in a way that trying again may fix (5xx, a cut connection). */
+export class SlackDownloadError extends GenBotError {}
 
 /**
  * Whether the bot token may be sent to `url`: Slack's own hosts over HTTPS, or
- * the configured API's origin (a Slack emulator or a proxy). A file URL that
- * points anywhere else never gets the token.
+ * the configured API's origin (a Slack emulator or a proxy). A file URL (or a
+ * redirect) that points anywhere else is never fetched.
  */
 export function mayCarryToken(url: URL, apiUrl: string): boolean {
   if (url.origin === new URL(apiUrl).origin) return true;
@@ -24,48 +26,43 @@ function looksLikeHtml(contentType: string | undefined, head: Uint8Array): boole
   return text.startsWith('<!doctype html') || text.startsWith('<html');
 }
 
-async function readCapped(response: Response, max: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > max) throw new SlackDownloadError(`the file is larger than ${max} bytes`);
-  if (response.body === null) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of response.body) {
-    total += chunk.byteLength;
-    if (total > max) throw new SlackDownloadError(`the file is larger than ${max} bytes`);
-    chunks.push(chunk);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
-}
+const MISSING_SCOPE = 'the app probably lacks the files:read scope';
 
 /**
- * Fetches a file's `url_private` with the bot token. Without the files:read
- * scope Slack answers 200 with its sign-in page: that is reported as such,
- * never handed on as the file.
+ * Fetches a file's `url_private` with the bot token, bounded in size and time,
+ * following redirects only within Slack. Permanent failures are
+ * `AttachmentUnavailableError`s, never tried again: a file over the cap, a
+ * refusal (401/403) or Slack's sign-in page instead of the file (both most
+ * likely a missing files:read scope), a file gone (404/410).
  */
 export async function downloadSlackFile(
   url: string,
-  options: { botToken: string; apiUrl: string; signal?: AbortSignal | undefined; maxBytes?: number },
+  options: {
+    botToken: string;
+    apiUrl: string;
+    signal?: AbortSignal | undefined;
+    maxBytes?: number;
+    timeoutMs?: number;
+  },
 ): Promise<DownloadedFile> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new SlackDownloadError('the file has no valid download address');
-  }
-  if (!mayCarryToken(parsed, options.apiUrl)) throw new SlackDownloadError(`refusing to send the bot token to ${parsed.origin}`);
-  const response = await fetch(parsed, {
-    headers: { authorization: `Bearer ${options.botToken}` },
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  const response = await cappedDownload(url, {
+    allowed: (target) => mayCarryToken(target, options.apiUrl),
+    headers: () => ({ authorization: `Bearer ${options.botToken}` }),
+    maxBytes: options.maxBytes ?? MAX_DOWNLOAD_BYTES,
+    timeoutMs: options.timeoutMs ?? DOWNLOAD_TIMEOUT_MS,
+    signal: options.signal,
   });
-  const contentType = response.headers.get('content-type') ?? undefined;
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new SlackDownloadError(`Slack answered ${response.status} for the file`);
+  const { status, contentType, bytes } = response;
+  if (status === 401 || status === 403) {
+    throw new AttachmentUnavailableError('not_allowed', `Slack refused the file (${status}): ${MISSING_SCOPE}`);
   }
-  const bytes = await readCapped(response, options.maxBytes ?? MAX_DOWNLOAD_BYTES);
+  if (status === 404 || status === 410) throw new AttachmentUnavailableError('deleted', `Slack answered ${status}`);
+  if (status < 200 || status >= 300) throw new SlackDownloadError(`Slack answered ${status} for the file`);
   if (looksLikeHtml(contentType, bytes)) {
-    throw new SlackDownloadError('Slack answered with a web page instead of the file: the app probably lacks the files:read scope');
+    throw new AttachmentUnavailableError(
+      'not_allowed',
+      `Slack answered with a web page instead of the file: ${MISSING_SCOPE}`,
+    );
   }
   const mimeType = contentType?.split(';')[0]?.trim();
   return { bytes, size: bytes.byteLength, ...(mimeType === undefined || mimeType === '' ? {} : { mimeType }) };

@@ -1,1 +1,12 @@
+export {
+  parseSlackEnv,
+  parseSlackWebEnv,
+  type SlackConfig,
+  type SlackEnv,
+  type SlackStreaming,
+  type SlackWebConfig,
+} from './config.js';
 export { startSlackBot, type SlackBot, type SlackBotOptions } from './slack-bot.js';
+export type { SlackJobs } from './handlers/context.js';
+export { connectSlackSurfaces } from './worker-surfaces.js';
+export { uploadAsOneMessage } from './upload-files.js';

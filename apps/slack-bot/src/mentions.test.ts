@@ -20,7 +20,9 @@ describe('plainText', () => {
 
   it('makes channels, specials and links readable and undoes escapes', () => {
     expect(plainText('<#C1|general> <!here> <!subteam^S1|@devs>', 'UBOT', names)).toBe('#general @here @devs');
-    expect(plainText('<https://x.example|site> and <https://y.example>', 'UBOT', names)).toBe('site (https://x.example) and https://y.example');
+    expect(plainText('<https://x.example|site> and <https://y.example>', 'UBOT', names)).toBe(
+      'site (https://x.example) and https://y.example',
+    );
     expect(plainText('a &lt; b &amp;&amp; c &gt; d', 'UBOT', names)).toBe('a < b && c > d');
   });
 

@@ -8,10 +8,12 @@ const ENTITY = /<([@#!])([^>|]+)(?:\|([^>]*))?>|<([^>|]+)(?:\|([^>]*))?>/g;
 
 /** User IDs mentioned in `text` (`<@U123>` or `<@U123|name>`). */
 export function mentionedUserIds(text: string): string[] {
-  return [...text.matchAll(/<@([A-Z0-9]+)(?:\|[^>]*)?>/g)].flatMap((match) => (match[1] === undefined ? [] : [match[1]]));
+  return [...text.matchAll(/<@([A-Z0-9]+)(?:\|[^>]*)?>/g)].flatMap((match) =>
+    match[1] === undefined ? [] : [match[1]],
+  );
 }
 
-function unescape(text: string): string {
+function unescapeEntities(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
@@ -22,7 +24,14 @@ function unescape(text: string): string {
 export function plainText(text: string, botUserId: string, names: ReadonlyMap<string, string>): string {
   const replaced = text.replace(
     ENTITY,
-    (_match, sigil: string | undefined, id: string | undefined, label: string | undefined, url: string | undefined, urlLabel: string | undefined) => {
+    (
+      _match,
+      sigil: string | undefined,
+      id: string | undefined,
+      label: string | undefined,
+      url: string | undefined,
+      urlLabel: string | undefined,
+    ) => {
       if (sigil === '@') return id === botUserId ? '' : `@${label ?? names.get(id ?? '') ?? id}`;
       if (sigil === '#') return `#${label ?? id}`;
       if (sigil === '!') {
@@ -33,7 +42,7 @@ export function plainText(text: string, botUserId: string, names: ReadonlyMap<st
       return urlLabel === undefined || urlLabel === url ? url : `${urlLabel} (${url})`;
     },
   );
-  return unescape(replaced)
+  return unescapeEntities(replaced)
     .replace(/[ \t]{2,}/g, ' ')
     .replace(/ +\n/g, '\n')
     .replace(/\n +/g, '\n')

@@ -25,8 +25,12 @@ describe('toMrkdwn', () => {
   });
 
   it('leaves code blocks as written, whatever they contain', () => {
-    const markdown = ['**before**', '```ts', 'const x = a < b && **c**;', '# not a heading', '```', '**after**'].join('\n');
-    expect(toMrkdwn(markdown)).toBe(['*before*', '```ts', 'const x = a < b && **c**;', '# not a heading', '```', '*after*'].join('\n'));
+    const markdown = ['**before**', '```ts', 'const x = a < b && **c**;', '# not a heading', '```', '**after**'].join(
+      '\n',
+    );
+    expect(toMrkdwn(markdown)).toBe(
+      ['*before*', '```ts', 'const x = a < b && **c**;', '# not a heading', '```', '*after*'].join('\n'),
+    );
   });
 
   it('keeps a block open until its own closing fence', () => {

@@ -71,7 +71,10 @@ function formatLine(line: string): string {
   } else {
     text = emphasis(text);
   }
-  const restored = text.replace(new RegExp(`${SLOT}(\\d+)${SLOT}`, 'g'), (_m, index: string) => slots[Number(index)] ?? '');
+  const restored = text.replace(
+    new RegExp(`${SLOT}(\\d+)${SLOT}`, 'g'),
+    (_m, index: string) => slots[Number(index)] ?? '',
+  );
   return prefix + restored;
 }
 
@@ -83,10 +86,7 @@ export function toMrkdwn(markdown: string): string {
     if (fence !== undefined) {
       out.push(line);
       const closes =
-        marker !== undefined &&
-        marker[0] === fence.char &&
-        marker.length >= fence.length &&
-        line.trim() === marker;
+        marker !== undefined && marker[0] === fence.char && marker.length >= fence.length && line.trim() === marker;
       if (closes) fence = undefined;
       continue;
     }

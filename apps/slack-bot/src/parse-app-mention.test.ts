@@ -17,7 +17,17 @@ describe('parseAppMention', () => {
     const parsed = parseAppMention({ event_id: 'Ev1', team_id: 'T1', event });
     expect(parsed).toEqual({
       ok: true,
-      value: { eventId: 'Ev1', channel: 'C1', ts: '1700000000.000200', threadTs: '1700000000.000200', userId: 'U1', fromBot: false, text: '<@UBOT> make it grey', files: [] },
+      value: {
+        eventId: 'Ev1',
+        workspaceId: 'T1',
+        channel: 'C1',
+        ts: '1700000000.000200',
+        threadTs: '1700000000.000200',
+        userId: 'U1',
+        fromBot: false,
+        text: '<@UBOT> make it grey',
+        files: [],
+      },
     });
   });
 
@@ -27,13 +37,22 @@ describe('parseAppMention', () => {
   });
 
   it('marks messages of bots', () => {
-    const parsed = parseAppMention({ event_id: 'Ev3', event: { ...event, user: undefined, bot_id: 'B9', subtype: 'bot_message' } });
+    const parsed = parseAppMention({
+      event_id: 'Ev3',
+      event: { ...event, user: undefined, bot_id: 'B9', subtype: 'bot_message' },
+    });
     expect(parsed.ok && parsed.value).toMatchObject({ fromBot: true, userId: undefined });
   });
 
   it('keeps downloadable files as attachments', () => {
     const files = [
-      { id: 'F1', name: 'cat.png', mimetype: 'image/png', size: 120, url_private: 'https://files.slack.com/files-pri/T1-F1/cat.png' },
+      {
+        id: 'F1',
+        name: 'cat.png',
+        mimetype: 'image/png',
+        size: 120,
+        url_private: 'https://files.slack.com/files-pri/T1-F1/cat.png',
+      },
       { id: 'F2', mode: 'tombstone' },
     ];
     const parsed = parseAppMention({ event_id: 'Ev4', event: { ...event, files } });

@@ -23,6 +23,8 @@ const eventEnvelope = z.looseObject({
 export interface AppMention {
   /** Absent only on hand-built payloads; Slack always sends it. */
   eventId: string | undefined;
+  /** The Slack team (workspace). */
+  workspaceId: string | undefined;
   channel: string;
   ts: string;
   /** The mention's own thread, or its ts when it starts none. */
@@ -52,6 +54,7 @@ export function parseAppMention(body: unknown): Parsed<AppMention> {
     ok: true,
     value: {
       eventId: parsed.data.event_id,
+      workspaceId: parsed.data.team_id ?? event.team,
       channel: event.channel,
       ts: event.ts,
       threadTs: event.thread_ts ?? event.ts,

@@ -17,11 +17,32 @@ describe('parseImagineText', () => {
 
 describe('parseImagineCommand', () => {
   it('reads the fields the bot needs', () => {
-    const parsed = parseImagineCommand({ command: '/imagine', text: 'a fox --ar 4:3', channel_id: 'C1', user_id: 'U1', team_id: 'T1' });
-    expect(parsed).toEqual({ ok: true, value: { channelId: 'C1', userId: 'U1', prompt: 'a fox', aspectRatio: '4:3', missingAspectRatio: false } });
+    const parsed = parseImagineCommand({
+      command: '/imagine',
+      text: 'a fox --ar 4:3',
+      channel_id: 'C1',
+      user_id: 'U1',
+      team_id: 'T1',
+      trigger_id: '13345224609.738474920.8088930838d88f008e0',
+    });
+    expect(parsed).toEqual({
+      ok: true,
+      value: {
+        channelId: 'C1',
+        userId: 'U1',
+        workspaceId: 'T1',
+        triggerId: '13345224609.738474920.8088930838d88f008e0',
+        prompt: 'a fox',
+        aspectRatio: '4:3',
+        missingAspectRatio: false,
+      },
+    });
   });
 
   it('says what does not fit', () => {
-    expect(parseImagineCommand({ command: '/imagine', text: 'x' })).toMatchObject({ ok: false, problem: expect.stringContaining('channel_id') });
+    expect(parseImagineCommand({ command: '/imagine', text: 'x' })).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('channel_id'),
+    });
   });
 });

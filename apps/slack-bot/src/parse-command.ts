@@ -1,3 +1,4 @@
+import { splitAspectFlag } from '@genbot/core/chat';
 import { z } from 'zod';
 import { describeIssue, type Parsed } from './parse-app-mention.js';
 
@@ -6,11 +7,16 @@ const slashCommand = z.looseObject({
   text: z.string().default(''),
   channel_id: z.string().min(1),
   user_id: z.string().min(1),
+  team_id: z.string().optional(),
+  trigger_id: z.string().optional(),
 });
 
 export interface ImagineCommand {
   channelId: string;
   userId: string;
+  workspaceId: string | undefined;
+  /** Slack's id of this invocation: the job's id comes from it, so a repeat is one job. */
+  triggerId: string | undefined;
   prompt: string;
   /** As typed after `--ar`; validated by the use case. */
   aspectRatio: string | undefined;
@@ -18,20 +24,9 @@ export interface ImagineCommand {
   missingAspectRatio: boolean;
 }
 
-const ASPECT_FLAG = /(^|\s)--ar(?:=|\s+)(\S+)(?=\s|$)/i;
-const BARE_FLAG = /(^|\s)--ar\s*$/i;
-
 /** `/imagine PROMPT [--ar W:H]`: the flag may come anywhere in the text. */
 export function parseImagineText(text: string): Pick<ImagineCommand, 'prompt' | 'aspectRatio' | 'missingAspectRatio'> {
-  const flag = ASPECT_FLAG.exec(text);
-  if (flag !== null) {
-    const prompt = `${text.slice(0, flag.index)}${flag[1] ?? ''}${text.slice(flag.index + flag[0].length)}`;
-    return { prompt: prompt.replace(/\s+/g, ' ').trim(), aspectRatio: flag[2], missingAspectRatio: false };
-  }
-  if (BARE_FLAG.test(text)) {
-    return { prompt: text.replace(BARE_FLAG, '').trim(), aspectRatio: undefined, missingAspectRatio: true };
-  }
-  return { prompt: text.trim(), aspectRatio: undefined, missingAspectRatio: false };
+  return splitAspectFlag(text);
 }
 
 /** The slash command body Bolt hands the listener. */
@@ -39,5 +34,14 @@ export function parseImagineCommand(body: unknown): Parsed<ImagineCommand> {
   const parsed = slashCommand.safeParse(body);
   if (!parsed.success) return { ok: false, problem: describeIssue(parsed.error) };
   const command = parsed.data;
-  return { ok: true, value: { channelId: command.channel_id, userId: command.user_id, ...parseImagineText(command.text) } };
+  return {
+    ok: true,
+    value: {
+      channelId: command.channel_id,
+      userId: command.user_id,
+      workspaceId: command.team_id,
+      triggerId: command.trigger_id,
+      ...parseImagineText(command.text),
+    },
+  };
 }

@@ -25,15 +25,24 @@ describe('parseMessageDeleted', () => {
   it('passes over other message events', () => {
     const posted = { type: 'message', user: 'U1', text: 'hello', ts: '1700000000.000300', channel: 'C1' };
     expect(parseMessageDeleted({ event: posted })).toEqual({ ok: true, value: undefined });
-    expect(parseMessageDeleted({ event: { ...posted, subtype: 'message_changed' } })).toEqual({ ok: true, value: undefined });
+    expect(parseMessageDeleted({ event: { ...posted, subtype: 'message_changed' } })).toEqual({
+      ok: true,
+      value: undefined,
+    });
   });
 
   it('says what does not fit in a deletion', () => {
     const { deleted_ts: _gone, ...withoutTs } = deleted;
-    expect(parseMessageDeleted({ event: withoutTs })).toEqual({ ok: false, problem: expect.stringContaining('event.deleted_ts') });
+    expect(parseMessageDeleted({ event: withoutTs })).toEqual({
+      ok: false,
+      problem: expect.stringContaining('event.deleted_ts'),
+    });
   });
 
   it('says when the body is not a message event at all', () => {
-    expect(parseMessageDeleted({ event: { type: 'app_mention' } })).toEqual({ ok: false, problem: expect.stringContaining('event.type') });
+    expect(parseMessageDeleted({ event: { type: 'app_mention' } })).toEqual({
+      ok: false,
+      problem: expect.stringContaining('event.type'),
+    });
   });
 });

@@ -5,7 +5,10 @@ describe('parseRepliesPage', () => {
   it('reads messages and the next cursor', () => {
     const parsed = parseRepliesPage({
       ok: true,
-      messages: [{ type: 'message', ts: '1.1', user: 'U1', text: 'hi' }, { ts: '1.2', bot_id: 'BBOT', user: 'UBOT', text: 'hello' }],
+      messages: [
+        { type: 'message', ts: '1.1', user: 'U1', text: 'hi' },
+        { ts: '1.2', bot_id: 'BBOT', user: 'UBOT', text: 'hello' },
+      ],
       has_more: true,
       response_metadata: { next_cursor: 'b2Zmc2V0OjI=' },
     });
@@ -19,7 +22,10 @@ describe('parseRepliesPage', () => {
   });
 
   it('says what does not fit', () => {
-    expect(parseRepliesPage({ messages: [{ text: 'no ts' }] })).toMatchObject({ ok: false, problem: expect.stringContaining('messages.0.ts') });
+    expect(parseRepliesPage({ messages: [{ text: 'no ts' }] })).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('messages.0.ts'),
+    });
   });
 });
 
@@ -32,8 +38,12 @@ describe('parseIdentity and parseUserName', () => {
   });
 
   it('prefers the display name, then the real name', () => {
-    expect(parseUserName({ user: { name: 'bob', real_name: 'Bob Example', profile: { display_name: 'Bob' } } })).toBe('Bob');
-    expect(parseUserName({ user: { name: 'bob', real_name: 'Bob Example', profile: { display_name: '' } } })).toBe('Bob Example');
+    expect(parseUserName({ user: { name: 'bob', real_name: 'Bob Example', profile: { display_name: 'Bob' } } })).toBe(
+      'Bob',
+    );
+    expect(parseUserName({ user: { name: 'bob', real_name: 'Bob Example', profile: { display_name: '' } } })).toBe(
+      'Bob Example',
+    );
     expect(parseUserName({ nope: true })).toBeUndefined();
   });
 });

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { describeIssue, type Parsed } from './parse-app-mention.js';
 import { slackFileSchema, type SlackFile } from './parse-files.js';
 
-const threadMessage = z.looseObject({
+/** A message as conversations.replies and message events show it. */
+export const slackMessageSchema = z.looseObject({
   ts: z.string(),
   user: z.string().optional(),
   bot_id: z.string().optional(),
@@ -11,15 +12,16 @@ const threadMessage = z.looseObject({
   bot_profile: z.looseObject({ name: z.string().optional() }).optional(),
   text: z.string().default(''),
   files: z.array(slackFileSchema).optional(),
+  thread_ts: z.string().optional(),
 });
 
 const repliesPage = z.looseObject({
-  messages: z.array(threadMessage).default([]),
+  messages: z.array(slackMessageSchema).default([]),
   has_more: z.boolean().optional(),
   response_metadata: z.looseObject({ next_cursor: z.string().optional() }).optional(),
 });
 
-export type SlackThreadMessage = z.infer<typeof threadMessage> & { files?: SlackFile[] | undefined };
+export type SlackThreadMessage = z.infer<typeof slackMessageSchema> & { files?: SlackFile[] | undefined };
 
 export interface RepliesPage {
   messages: SlackThreadMessage[];
@@ -32,7 +34,10 @@ export function parseRepliesPage(response: unknown): Parsed<RepliesPage> {
   const parsed = repliesPage.safeParse(response);
   if (!parsed.success) return { ok: false, problem: describeIssue(parsed.error) };
   const cursor = parsed.data.response_metadata?.next_cursor;
-  return { ok: true, value: { messages: parsed.data.messages, nextCursor: cursor === undefined || cursor === '' ? undefined : cursor } };
+  return {
+    ok: true,
+    value: { messages: parsed.data.messages, nextCursor: cursor === undefined || cursor === '' ? undefined : cursor },
+  };
 }
 
 const posted = z.looseObject({ ts: z.string().min(1) });
@@ -43,7 +48,12 @@ export function parsePostedTs(response: unknown): Parsed<string> {
   return parsed.success ? { ok: true, value: parsed.data.ts } : { ok: false, problem: describeIssue(parsed.error) };
 }
 
-const identity = z.looseObject({ user_id: z.string().min(1), bot_id: z.string().min(1), team_id: z.string().min(1), user: z.string().optional() });
+const identity = z.looseObject({
+  user_id: z.string().min(1),
+  bot_id: z.string().min(1),
+  team_id: z.string().min(1),
+  user: z.string().optional(),
+});
 
 export interface BotIdentity {
   userId: string;

@@ -1,85 +1,101 @@
-import {
-  CancellationRegistry,
-  InFlightWork,
-  JobScheduler,
-  type ChatDeps,
-  type ChatModel,
-  type ImageModel,
-  type Logger,
-  type SlackConfig,
-} from '@genbot/core';
+import { InMemoryThreadCache, type ThreadCache } from '@genbot/core/chat';
+import { InMemorySeenKeys, type SeenKeys } from '@genbot/core/jobs';
+import type { Logger } from '@genbot/core/log';
+import { type Metrics, noMetrics } from '@genbot/core/metrics';
+import type { BotRuntime } from '@genbot/core/runtime';
 import { webApi } from '@slack/bolt';
-import { createBoltApp, DEFAULT_WEB_CLIENT_RETRIES, startBoltApp, webClientOptions } from './app.js';
+import { createBoltApp, startBoltApp, webClientOptions } from './app.js';
 import { boltLogger } from './bolt-logger.js';
-import { RecentKeys } from './event-dedupe.js';
+import { countDeliveries, countRateLimits, timeAcknowledgements } from './delivery-metrics.js';
+import type { SlackConfig } from './config.js';
 import { registerAppMention } from './handlers/app-mention.js';
 import { registerImagineCommand } from './handlers/imagine-command.js';
 import { registerMessageDeleted } from './handlers/message-deleted.js';
-import { parseIdentity, type BotIdentity } from './parse-thread.js';
-import { slackCall } from './slack-errors.js';
+import { registerResultButtons } from './handlers/result-buttons.js';
+import { registerThreadEvents } from './handlers/thread-events.js';
+import { registerUnknownCommands } from './handlers/unknown-command.js';
+import { registerUsageCommand } from './handlers/usage-command.js';
+import type { SlackJobs } from './handlers/context.js';
+import { slackSurfaces } from './job-surfaces.js';
+import type { ThreadCacheStore } from '@genbot/core/store';
+import { StoredThreadCache, type SurfaceFactory } from '@genbot/core/work';
+import type { BotIdentity } from './parse-thread.js';
+import { SLASH_COMMANDS } from './registrations.js';
+import { whoAmI } from './who-am-i.js';
 import { SlackSurface } from './surface.js';
 import { UserDirectory } from './user-directory.js';
 
 export interface SlackBotOptions {
-  /** From `loadConfig(env).slack`; `botToken` is required. */
+  /** From `parseSlackEnv(env).bot`, or made up for an emulated Slack. */
   slack: SlackConfig;
-  /** A GenAiClient serves both images and chat. */
-  models: { client: ImageModel & ChatModel; chatModel: string; imageModel: string };
   logger: Logger;
   /**
-   * Web API retries after network errors and 5xx (default
-   * DEFAULT_WEB_CLIENT_RETRIES, 2, with 0.25-2 s back-off). The library's own
-   * default retries for about 30 minutes, far too long for a chat reply.
+   * The jobs' runtime: work cancelled and drained, and the scheduler's
+   * admission. The process's one runtime, so caps and shutdown hold for every
+   * bot and worker on it.
    */
-  webClientRetries?: number;
+  runtime: BotRuntime;
+  /** What the bot learns of its threads from events (default: kept in `threadStore`, else in this process's memory). */
+  threads?: ThreadCache;
+  /** Where the thread cache is kept across restarts (`thread_messages`). */
+  threadStore?: ThreadCacheStore;
   /**
-   * Admission of model calls. Pass one shared by every bot of the process so
-   * its caps hold per process; it is then the caller's to shut down. Without
-   * it the bot makes its own with core's default limits and shuts it down in
-   * `stop()`.
+   * The jobs floor: every request is recorded and queued through its intake
+   * (a worker answers it with `SlackBot.surfaces`), and `/usage` answers from
+   * its ledger.
    */
-  scheduler?: JobScheduler;
+  jobs: SlackJobs;
+  /** Events and mentions handled (default: in this process's memory; on Redis when replicas share the events). */
+  seen?: SeenKeys;
+  /** Deliveries received, acknowledgement times and 429s met, for `/metrics` (default: none kept). */
+  metrics?: Metrics;
 }
 
 export interface SlackBot {
   mode: 'http' | 'socket';
+  /** What a job worker answers Slack jobs with. */
+  surfaces: SurfaceFactory;
   /** The HTTP port listened on (useful with SLACK_PORT=0); undefined in Socket Mode. */
   port: number | undefined;
   /**
-   * Takes no new work, turns away jobs waiting in its own scheduler (not a
-   * shared one), lets replies in flight finish (default up to 10 s, then they
-   * are aborted), then closes.
+   * Stops receiving, drains the runtime (no new work, jobs waiting in line
+   * turned away, replies in flight given `drainMs`, default 10 s, then
+   * aborted, each leaving the restart note), then resolves. A shared runtime
+   * is drained once, for every bot on it.
    */
   stop(options?: { drainMs?: number }): Promise<void>;
 }
 
 const DEFAULT_DRAIN_MS = 10_000;
-// Slack retries a lost event at once, after 1 min and after 5 min: remember event IDs a little longer.
-const DEDUPE_TTL_MS = 10 * 60_000;
+/** A Slack ts is seconds since the epoch, with microseconds after the dot. */
+function postedAt(ts: string): Date {
+  const seconds = Number(ts);
+  return Number.isFinite(seconds) ? new Date(seconds * 1000) : new Date();
+}
 
-async function whoAmI(client: webApi.WebClient): Promise<BotIdentity> {
-  const response = await slackCall('auth.test', () => client.auth.test());
-  const identity = parseIdentity(response);
-  if (!identity.ok) throw new Error(`Slack auth.test answered in an unexpected shape (${identity.problem})`);
-  return identity.value;
+function threadCache(store: ThreadCacheStore | undefined, identity: BotIdentity, logger: Logger): ThreadCache {
+  if (store === undefined) return new InMemoryThreadCache();
+  return new StoredThreadCache({ store, platform: 'slack', workspaceId: identity.teamId, postedAt, logger });
 }
 
 /**
  * Connects the bot to Slack (HTTP or Socket Mode, by configuration) and
- * answers `/imagine` and mentions with the core use cases. Resolves once it is
- * receiving; rejects when the token is refused or the port is taken.
+ * turns `/imagine` and mentions into jobs. Resolves once it is receiving; rejects when the token is refused or the port is taken.
  */
 export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot> {
-  const { slack, models } = options;
-  const botToken = slack.botToken;
-  if (botToken === undefined) throw new Error('The Slack bot needs SLACK_BOT_TOKEN.');
+  const { slack } = options;
+  const { botToken } = slack;
   const logger = options.logger.child({ component: 'slack-bot' });
   const libraryLogger = boltLogger(options.logger);
-  const clientOptions = webClientOptions(slack.apiUrl, options.webClientRetries ?? DEFAULT_WEB_CLIENT_RETRIES, libraryLogger);
+  const clientOptions = webClientOptions(slack.apiUrl, libraryLogger);
   const client = new webApi.WebClient(botToken, clientOptions);
+  const metrics = options.metrics ?? noMetrics;
+  countRateLimits(client, metrics);
   const identity = await whoAmI(client);
-  const { app, mode } = createBoltApp({ slack, botToken, identity, logger: libraryLogger, clientOptions });
+  const app = createBoltApp({ slack, identity, logger: libraryLogger, clientOptions });
+  const { mode } = slack.connection;
 
+  const threads = options.threads ?? threadCache(options.threadStore, identity, logger);
   const surface = new SlackSurface({
     client,
     identity,
@@ -88,51 +104,51 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
     users: new UserDirectory((user) => client.users.info({ user }), logger),
     streaming: slack.streaming,
     logger,
+    threads,
   });
-  const scheduler = options.scheduler ?? new JobScheduler();
-  const deps: ChatDeps = {
-    surface,
-    images: models.client,
-    chat: models.client,
-    config: { imageModel: models.imageModel, chatModel: models.chatModel },
-    logger,
-    scheduler,
-  };
-  const work = new InFlightWork();
+  const { runtime } = options;
+  // First, so every delivery is counted whichever listener takes it.
+  countDeliveries(app, metrics);
   const context = {
-    deps,
     surface,
-    work,
-    // Shutdown reaches each job through the signal InFlightWork hands it.
-    cancellations: new CancellationRegistry(),
+    runtime,
     identity,
     logger,
-    seenEvents: new RecentKeys({ ttlMs: DEDUPE_TTL_MS }),
-    seenMessages: new RecentKeys({ ttlMs: DEDUPE_TTL_MS }),
+    seen: options.seen ?? new InMemorySeenKeys(),
+    threads,
+    client,
+    jobs: options.jobs,
   };
   registerImagineCommand(app, context);
+  registerUsageCommand(app, context, options.jobs);
+  registerResultButtons(app, context, options.jobs);
+  registerUnknownCommands(app, context, SLASH_COMMANDS);
   registerAppMention(app, context);
   registerMessageDeleted(app, context);
+  registerThreadEvents(app, context);
   app.error(async (error) => {
     logger.error({ err: error }, 'Slack listener failed');
   });
 
-  const port = await startBoltApp(app, mode, slack.port);
+  const receiving = await startBoltApp(app, slack.connection);
+  if (receiving !== undefined) timeAcknowledgements(receiving.server, metrics);
+  const port = receiving?.port;
   logger.info({ mode, port, streaming: slack.streaming, botUserId: identity.userId }, 'Slack bot started');
 
   let stopping: Promise<void> | undefined;
   const stop = async (drainMs: number): Promise<void> => {
-    // Receiving stops first, so Slack hands new events to another instance (or retries them later).
+    // Admission closes at once: nothing new starts, nothing waiting in line starts.
+    runtime.close();
+    // Receiving stops next, so Slack hands new events to another instance (or retries them later).
     await app.stop().catch((error: unknown) => logger.warn({ err: error }, 'Slack receiver did not stop cleanly'));
-    // Jobs waiting in line are told to come back; a shared scheduler is left to its owner, other bots may still use it.
-    if (options.scheduler === undefined) scheduler.shutdown();
-    const inTime = await work.drain(drainMs);
-    if (!inTime) logger.warn({ drainMs }, 'replies still running at shutdown were stopped');
+    const drained = await runtime.drain({ deadlineMs: drainMs });
+    if (!drained.finishedInTime) logger.warn({ drainMs, ...drained }, 'replies still running at shutdown were stopped');
     logger.info('Slack bot stopped');
   };
   return {
     mode,
     port,
+    surfaces: slackSurfaces(surface),
     stop: (stopOptions = {}) => {
       stopping ??= stop(stopOptions.drainMs ?? DEFAULT_DRAIN_MS);
       return stopping;

@@ -1,39 +1,51 @@
-import {
-  asBuffer,
-  createEditReplyWriter,
-  type AttachmentRef,
-  type ChatSurface,
-  type ChatTarget,
-  type DownloadedFile,
-  type Logger,
-  type MessageRef,
-  type ReplyContext,
-  type ReplyWriter,
-  type SurfaceLimits,
-  type ThreadMessage,
-  type UploadFile,
-} from '@genbot/core';
+import type {
+  AttachmentRef,
+  CachedMessage,
+  ChatSurface,
+  ChatTarget,
+  DownloadedFile,
+  MessageRef,
+  PostedImage,
+  ReplyContext,
+  ReplyStream,
+  ResultButton,
+  SurfaceLimits,
+  ThreadCache,
+  ThreadMessage,
+  UploadFile,
+  UploadReceipt,
+} from '@genbot/core/chat';
+import { z } from 'zod';
+import { AttachmentUnavailableError, GenBotError } from '@genbot/core/errors';
+import type { Logger } from '@genbot/core/log';
 import type { webApi } from '@slack/bolt';
 import { downloadSlackFile } from './download.js';
 import { mentionedUserIds, plainText } from './mentions.js';
 import { toMrkdwn } from './mrkdwn.js';
-import { NativeStreamWriter, type StreamApi } from './native-stream-writer.js';
-import { toAttachments } from './parse-files.js';
-import { parsePostedTs, parseRepliesPage, type BotIdentity, type SlackThreadMessage } from './parse-thread.js';
+import { uploadAsOneMessage } from './upload-files.js';
+import { endNativeStream, nativeStream } from './native-stream.js';
+import { fileAccess, fileToLookUp, parseFileInfo, toLookUp } from './parse-files.js';
+import { resultBlocks } from './result-blocks.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parsePostedTs, type BotIdentity } from './parse-thread.js';
 import { slackCall } from './slack-errors.js';
+import { SlackThreadReader } from './thread-reader.js';
 import type { UserDirectory } from './user-directory.js';
 
 export const SLACK_LIMITS: SurfaceLimits = {
   // Slack advises keeping a message under about 4,000 characters (it truncates at 40,000).
   maxMessageChars: 4_000,
-  // chat.update is limited to about one a second per channel.
+  // chat.postMessage is limited to about one a second per channel (short bursts tolerated)...
+  minPostIntervalMs: 1_000,
+  // ...and so is chat.update.
   minEditIntervalMs: 1_000,
+  // chat.postEphemeral is limited per workspace (Tier 4: 100+ a minute, generous bursts), not per channel:
+  // a flood's private notes go out in bursts, and a 429 holds the channel's notes back as long as Slack asks.
+  minPrivateIntervalMs: 20,
   maxFilesPerMessage: 10,
   // Slack's per-file upload limit.
   maxUploadBytes: 1024 * 1024 * 1024,
 };
-
-const REPLIES_PAGE_SIZE = 200;
 
 export interface SlackSurfaceOptions {
   client: webApi.WebClient;
@@ -43,90 +55,146 @@ export interface SlackSurfaceOptions {
   users: UserDirectory;
   streaming: 'edit' | 'native';
   logger: Logger;
+  /** What the bot's `message` events taught it of its threads: read before conversations.replies. */
+  threads: ThreadCache;
 }
 
 /** Thrown when Slack answers a call with something the bot cannot read. */
-export class SlackResponseError extends Error {
-  override readonly name = 'SlackResponseError';
-}
+export class SlackResponseError extends GenBotError {}
 
 /**
  * ChatSurface over the Slack Web API. Threads are keyed by `thread_ts`;
- * messages by their `ts`. Text arrives here already in mrkdwn (core formats
- * with `formatMarkdown`), except native streams, which take Markdown.
+ * messages by their `ts`. Core's text is standard Markdown, which messages
+ * and native streams take as `markdown_text`; only upload comments
+ * (`initial_comment`) are mrkdwn, so they alone are converted.
  */
 export class SlackSurface implements ChatSurface {
   readonly limits = SLACK_LIMITS;
+  /** A result is a file message of its own, with its text and buttons: the job's progress message gives way to it. */
+  readonly resultStandsAlone = true;
   /** Only with `SLACK_STREAMING=native`; core edits messages in place otherwise. */
-  readonly openReplyWriter?: (target: ChatTarget, context: ReplyContext) => ReplyWriter;
+  readonly openStream?: (target: ChatTarget, context: ReplyContext) => ReplyStream;
   readonly #o: SlackSurfaceOptions;
+  readonly #reader: SlackThreadReader;
 
   constructor(options: SlackSurfaceOptions) {
     this.#o = options;
-    if (options.streaming === 'native') this.openReplyWriter = (target, context) => this.#nativeWriter(target, context);
-  }
-
-  formatMarkdown(markdown: string): string {
-    return toMrkdwn(markdown);
+    this.#reader = new SlackThreadReader({
+      replies: (args) => slackCall('conversations.replies', () => options.client.conversations.replies(args)),
+      cache: options.threads,
+      identity: options.identity,
+      logger: options.logger,
+    });
+    if (options.streaming === 'native') {
+      this.openStream = (target, context) =>
+        nativeStream({
+          client: options.client,
+          channel: target.channelId,
+          // Streams live in threads; a mention that starts none is answered under itself by the caller.
+          threadTs: target.threadId ?? '',
+          recipientUserId: context.recipientUserId,
+          recipientTeamId: options.identity.teamId,
+          messageTs: (method, response) => this.#ts(method, response),
+        });
+    }
   }
 
   async post(target: ChatTarget, text: string): Promise<MessageRef> {
     const response = await slackCall('chat.postMessage', () =>
       this.#o.client.chat.postMessage({
         channel: target.channelId,
-        text,
+        markdown_text: text,
         unfurl_links: false,
         unfurl_media: false,
         ...(target.threadId === undefined ? {} : { thread_ts: target.threadId }),
       }),
     );
-    return { channelId: target.channelId, threadId: target.threadId, messageId: this.#ts('chat.postMessage', response) };
+    return {
+      channelId: target.channelId,
+      threadId: target.threadId,
+      messageId: this.#ts('chat.postMessage', response),
+    };
+  }
+
+  async endStream(message: MessageRef): Promise<void> {
+    await endNativeStream(this.#o.client, message.channelId, message.messageId);
   }
 
   async edit(message: MessageRef, text: string): Promise<void> {
-    await slackCall('chat.update', () => this.#o.client.chat.update({ channel: message.channelId, ts: message.messageId, text }));
+    await slackCall('chat.update', () =>
+      this.#o.client.chat.update({ channel: message.channelId, ts: message.messageId, markdown_text: text }),
+    );
   }
 
-  async delete(message: MessageRef): Promise<void> {
-    await slackCall('chat.delete', () => this.#o.client.chat.delete({ channel: message.channelId, ts: message.messageId }));
-  }
-
-  async uploadFiles(target: ChatTarget, files: readonly UploadFile[], comment: string): Promise<void> {
-    // files.uploadV2: getUploadURLExternal per file, the bytes to each upload URL, one completeUploadExternal.
-    await slackCall('files.uploadV2', () =>
-      this.#o.client.files.uploadV2({
-        channel_id: target.channelId,
-        initial_comment: comment,
-        // A view of the same memory, not a copy: these are megabytes per image.
-        file_uploads: files.map((file) => ({ file: asBuffer(file.bytes), filename: file.name, title: file.name })),
+  /** An ephemeral message; core paces it (`minPrivateIntervalMs`). */
+  async postPrivate(target: ChatTarget, userId: string, text: string): Promise<void> {
+    await slackCall('chat.postEphemeral', () =>
+      this.#o.client.chat.postEphemeral({
+        channel: target.channelId,
+        user: userId,
+        text: toMrkdwn(text),
         ...(target.threadId === undefined ? {} : { thread_ts: target.threadId }),
       }),
     );
   }
 
+  async delete(message: MessageRef): Promise<void> {
+    await slackCall('chat.delete', () =>
+      this.#o.client.chat.delete({ channel: message.channelId, ts: message.messageId }),
+    );
+  }
+
+  async uploadFiles(
+    target: ChatTarget,
+    files: readonly UploadFile[],
+    comment: string,
+    buttons: readonly ResultButton[] = [],
+  ): Promise<UploadReceipt> {
+    const text = toMrkdwn(comment);
+    const fileIds = await uploadAsOneMessage(this.#o.client, files, {
+      channel_id: target.channelId,
+      // Slack ignores blocks when there is an initial comment: with buttons, the text is a block too.
+      ...(buttons.length === 0 ? { initial_comment: text } : { blocks: resultBlocks(text, buttons) }),
+      ...(target.threadId === undefined ? {} : { thread_ts: target.threadId }),
+    });
+    // completeUploadExternal names the files, not the message: the message's ts is in the file's shares.
+    const messageId = fileIds[0] === undefined ? undefined : await this.#sharedAt(fileIds[0], target);
+    return { fileIds, messageId };
+  }
+
+  /** A version's file, downloaded again through files.info (a deleted one is told as deleted). */
+  postedImage(image: PostedImage): AttachmentRef {
+    return { id: toLookUp(image.fileId ?? ''), name: image.name, mimeType: image.mimeType, size: image.size };
+  }
+
+  /**
+   * The ts of the message that shows a file just shared into `target`, from
+   * files.info's shares; Slack fills them in shortly after the upload, so a
+   * few tries, then none (the version is still recorded by its file).
+   */
+  async #sharedAt(fileId: string, target: ChatTarget): Promise<string | undefined> {
+    for (let attempt = 0; attempt < SHARE_LOOKUPS; attempt += 1) {
+      if (attempt > 0) await sleep(SHARE_LOOKUP_GAP_MS * attempt);
+      try {
+        const response = await slackCall('files.info', () => this.#o.client.files.info({ file: fileId }));
+        const ts = sharedTs(response, target.channelId);
+        if (ts !== undefined) return ts;
+      } catch (error) {
+        this.#o.logger.warn({ err: error, fileId }, 'files.info failed while looking for the upload message');
+        return undefined;
+      }
+    }
+    this.#o.logger.warn({ fileId }, 'the upload message did not show in the file shares');
+    return undefined;
+  }
+
   async readThread(target: ChatTarget, options: { signal?: AbortSignal } = {}): Promise<ThreadMessage[]> {
     if (target.threadId === undefined) return [];
-    const raw: SlackThreadMessage[] = [];
-    let cursor: string | undefined;
-    do {
-      options.signal?.throwIfAborted();
-      const response = await slackCall('conversations.replies', () =>
-        this.#o.client.conversations.replies({
-          channel: target.channelId,
-          ts: target.threadId ?? '',
-          limit: REPLIES_PAGE_SIZE,
-          ...(cursor === undefined ? {} : { cursor }),
-        }),
-      );
-      const page = parseRepliesPage(response);
-      if (!page.ok) {
-        this.#o.logger.error({ problem: page.problem }, 'conversations.replies answered in an unexpected shape');
-        throw new SlackResponseError(`conversations.replies answered in an unexpected shape (${page.problem})`);
-      }
-      raw.push(...page.value.messages);
-      cursor = page.value.nextCursor;
-    } while (cursor !== undefined);
-    return this.toThreadMessages(raw);
+    const messages = await this.#reader.read(
+      { channelId: target.channelId, threadId: target.threadId },
+      options.signal,
+    );
+    return this.toThreadMessages(messages);
   }
 
   /** Slack markup (user and channel mentions, links, escapes) as the plain text a model should read. */
@@ -136,31 +204,68 @@ export class SlackSurface implements ChatSurface {
     return plainText(text, identity.userId, names);
   }
 
-  /** Slack messages as core sees them: authors named, mentions readable, files as attachments. */
-  async toThreadMessages(messages: readonly SlackThreadMessage[]): Promise<ThreadMessage[]> {
+  /** Messages as core sees them: people named, mentions readable, Slack Connect files looked up. */
+  async toThreadMessages(messages: readonly CachedMessage[]): Promise<ThreadMessage[]> {
     const { identity, users } = this.#o;
-    const people = messages.flatMap((m) => [...(m.bot_id === undefined && m.user !== undefined ? [m.user] : []), ...mentionedUserIds(m.text)]);
+    const people = messages.flatMap((m) => [...(m.isBot ? [] : [m.authorId]), ...mentionedUserIds(m.text)]);
     const names = await users.names(people.filter((id) => id !== identity.userId));
-    return messages.map((message) => {
-      const isSelf = message.bot_id === identity.botId || message.user === identity.userId;
-      const isBot = isSelf || message.bot_id !== undefined || message.subtype === 'bot_message';
-      const authorId = message.user ?? message.bot_id ?? 'unknown';
-      const name = isSelf
-        ? (identity.name ?? 'assistant')
-        : isBot
-          ? (message.bot_profile?.name ?? message.username ?? authorId)
-          : (names.get(authorId) ?? authorId);
-      return {
-        id: message.ts,
-        author: { id: authorId, name, isBot, isSelf },
+    return Promise.all(
+      messages.map(async (message) => ({
+        id: message.id,
+        author: {
+          id: message.authorId,
+          name: message.isSelf
+            ? (identity.name ?? 'assistant')
+            : message.isBot
+              ? (message.authorName ?? message.authorId)
+              : (names.get(message.authorId) ?? message.authorId),
+          isBot: message.isBot,
+          isSelf: message.isSelf,
+        },
         text: plainText(message.text, identity.userId, names),
-        attachments: toAttachments(message.files),
-      };
-    });
+        attachments: await this.#lookUpAll(message.attachments),
+      })),
+    );
   }
 
-  download(attachment: AttachmentRef, options: { signal?: AbortSignal } = {}): Promise<DownloadedFile> {
-    return downloadSlackFile(attachment.id, { botToken: this.#o.botToken, apiUrl: this.#o.apiUrl, signal: options.signal });
+  /** Slack Connect files carry only their ID: files.info tells the rest; files it cannot tell are left out. */
+  async #lookUpAll(attachments: readonly AttachmentRef[]): Promise<AttachmentRef[]> {
+    const resolved = await Promise.all(
+      attachments.map(async (attachment) => {
+        const fileId = fileToLookUp(attachment);
+        if (fileId === undefined) return [attachment];
+        const found = await this.lookUpFile(fileId);
+        return found.kind === 'download' ? [found.attachment] : [];
+      }),
+    );
+    return resolved.flat();
+  }
+
+  /** A file by ID through files.info (Slack Connect files show nothing else); a failed look-up counts as unavailable. */
+  async lookUpFile(fileId: string): Promise<ReturnType<typeof fileAccess>> {
+    try {
+      const response = await slackCall('files.info', () => this.#o.client.files.info({ file: fileId }));
+      const file = parseFileInfo(response);
+      if (file !== undefined) return fileAccess({ ...file, file_access: undefined });
+      this.#o.logger.warn({ fileId }, 'files.info answered without a file');
+    } catch (error) {
+      this.#o.logger.warn({ err: error, fileId }, 'files.info failed');
+    }
+    return { kind: 'unavailable', name: 'the file', reason: 'deleted' };
+  }
+
+  async download(attachment: AttachmentRef, options: { signal?: AbortSignal } = {}): Promise<DownloadedFile> {
+    const fileId = fileToLookUp(attachment);
+    let url = attachment.id;
+    if (fileId !== undefined) {
+      const found = await this.lookUpFile(fileId);
+      if (found.kind !== 'download') {
+        const reason = found.kind === 'unavailable' ? found.reason : 'deleted';
+        throw new AttachmentUnavailableError(reason, `files.info gives no download for ${fileId}`);
+      }
+      url = found.attachment.id;
+    }
+    return downloadSlackFile(url, { botToken: this.#o.botToken, apiUrl: this.#o.apiUrl, signal: options.signal });
   }
 
   #ts(method: string, response: unknown): string {
@@ -169,42 +274,29 @@ export class SlackSurface implements ChatSurface {
     this.#o.logger.error({ method, problem: ts.problem }, 'Slack answered without a message ts');
     throw new SlackResponseError(`${method} answered without a message ts`);
   }
+}
 
-  #nativeWriter(target: ChatTarget, context: ReplyContext): ReplyWriter {
-    const { client, identity, logger } = this.#o;
-    const api: StreamApi = {
-      setStatus: async (channel, threadTs, status) => {
-        await slackCall('assistant.threads.setStatus', () => client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status }));
-      },
-      start: async ({ channel, threadTs, markdown, recipientUserId, recipientTeamId }) => {
-        const response = await slackCall('chat.startStream', () =>
-          client.chat.startStream({
-            channel,
-            thread_ts: threadTs,
-            markdown_text: markdown,
-            recipient_user_id: recipientUserId,
-            recipient_team_id: recipientTeamId,
-          }),
-        );
-        return this.#ts('chat.startStream', response);
-      },
-      append: async (channel, ts, markdown) => {
-        await slackCall('chat.appendStream', () => client.chat.appendStream({ channel, ts, markdown_text: markdown }));
-      },
-      stop: async (channel, ts, markdown) => {
-        await slackCall('chat.stopStream', () => client.chat.stopStream({ channel, ts, ...(markdown === undefined ? {} : { markdown_text: markdown }) }));
-      },
-    };
-    return new NativeStreamWriter({
-      api,
-      channel: target.channelId,
-      // Streams live in threads; a mention that starts none is answered under itself by the caller.
-      threadTs: target.threadId ?? '',
-      recipientUserId: context.recipientUserId,
-      recipientTeamId: identity.teamId,
-      logger,
-      // Where Slack does not offer streaming, the reply still arrives: edited in place, as by default.
-      fallback: () => createEditReplyWriter(this, target, { logger }),
-    });
-  }
+/** files.info shares, looked up a few times with growing gaps, about 3 s in all. */
+const SHARE_LOOKUPS = 3;
+const SHARE_LOOKUP_GAP_MS = 1_000;
+
+const share = z.array(z.looseObject({ ts: z.string().min(1) }));
+const sharesResponse = z.looseObject({
+  file: z.looseObject({
+    shares: z
+      .looseObject({
+        public: z.record(z.string(), share).optional(),
+        private: z.record(z.string(), share).optional(),
+      })
+      .optional(),
+  }),
+});
+
+/** The ts of the (newest) message in `channel` that shares the file, from a files.info answer. */
+function sharedTs(response: unknown, channel: string): string | undefined {
+  const parsed = sharesResponse.safeParse(response);
+  if (!parsed.success) return undefined;
+  const shares = parsed.data.file.shares;
+  const found = shares?.public?.[channel] ?? shares?.private?.[channel];
+  return found?.at(-1)?.ts;
 }

@@ -8,6 +8,8 @@ export interface Directives {
   mb?: number;
   len?: number;
   delay?: number;
+  /** `[usage:late]`: a stream whose message_start carries no usage, the counts coming only at the end. */
+  usage?: 'late';
 }
 
 function directive(text: string, name: string): string | undefined {
@@ -33,5 +35,6 @@ export function readDirectives(text: string): Directives {
     mb: wholeNumber(directive(text, 'mb')),
     len: wholeNumber(directive(text, 'len')),
     delay: wholeNumber(directive(text, 'delay')),
+    usage: directive(text, 'usage')?.toLowerCase() === 'late' ? 'late' : undefined,
   };
 }

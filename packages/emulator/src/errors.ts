@@ -47,7 +47,11 @@ export function googleFaultError(status: 429 | 500 | 503 | 529, retryAfterSecond
       return error;
     }
     case 500:
-      return googleError(500, 'INTERNAL', 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting');
+      return googleError(
+        500,
+        'INTERNAL',
+        'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
+      );
     case 503:
       return googleError(503, 'UNAVAILABLE', 'The service is currently unavailable.');
     case 529:

@@ -4,12 +4,23 @@ import { FaultCounter, parseFaultSpec } from './faults.js';
 
 describe('parseFaultSpec', () => {
   it('reads kinds, values and counts', () => {
-    expect(parseFaultSpec('429')).toEqual({ fault: { kind: 'status', status: 429, retryAfterSeconds: 1 }, times: undefined });
-    expect(parseFaultSpec('429=0*3')).toEqual({ fault: { kind: 'status', status: 429, retryAfterSeconds: 0 }, times: 3 });
+    expect(parseFaultSpec('429')).toEqual({
+      fault: { kind: 'status', status: 429, retryAfterSeconds: 1 },
+      times: undefined,
+    });
+    expect(parseFaultSpec('429=0*3')).toEqual({
+      fault: { kind: 'status', status: 429, retryAfterSeconds: 0 },
+      times: 3,
+    });
     expect(parseFaultSpec('slow')).toEqual({ fault: { kind: 'slow', ms: 3000 }, times: undefined });
     expect(parseFaultSpec('slow=250')?.fault).toEqual({ kind: 'slow', ms: 250 });
     expect(parseFaultSpec('no-image=IMAGE_SAFETY')?.fault).toEqual({ kind: 'no-image', finishReason: 'IMAGE_SAFETY' });
     expect(parseFaultSpec('stream-cut*1')).toEqual({ fault: { kind: 'stream-cut' }, times: 1 });
+    expect(parseFaultSpec('huge-error')?.fault).toEqual({ kind: 'huge-error', megabytes: 200 });
+    expect(parseFaultSpec('huge-error=5')?.fault).toEqual({ kind: 'huge-error', megabytes: 5 });
+    for (const kind of ['endless-line', 'only-pings', 'safety-stop'] as const) {
+      expect(parseFaultSpec(kind)?.fault).toEqual({ kind });
+    }
   });
 
   it('rejects what it does not know', () => {
@@ -17,6 +28,8 @@ describe('parseFaultSpec', () => {
     expect(parseFaultSpec('500=2')).toBeUndefined();
     expect(parseFaultSpec('slow=soon')).toBeUndefined();
     expect(parseFaultSpec('reset=1')).toBeUndefined();
+    expect(parseFaultSpec('huge-error=big')).toBeUndefined();
+    expect(parseFaultSpec('only-pings=5')).toBeUndefined();
   });
 });
 

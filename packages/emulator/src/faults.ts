@@ -9,9 +9,14 @@ export type Fault =
   | { kind: 'slow'; ms: number }
   | { kind: 'reset' }
   | { kind: 'safety' }
+  | { kind: 'safety-stop' }
+  | { kind: 'ignore-max-tokens' }
   | { kind: 'no-image'; finishReason: string }
   | { kind: 'data-url' }
-  | { kind: 'bad-base64' };
+  | { kind: 'bad-base64' }
+  | { kind: 'endless-line' }
+  | { kind: 'only-pings' }
+  | { kind: 'huge-error'; megabytes: number };
 
 export interface FaultSpec {
   fault: Fault;
@@ -20,6 +25,8 @@ export interface FaultSpec {
 }
 
 const DEFAULT_SLOW_MS = 3000;
+/** The error page of a proxy gone wrong, as issue reports met it. */
+const DEFAULT_HUGE_ERROR_MB = 200;
 const SPEC = /^([a-z0-9-]+)(?:=([^*]+))?(?:\*(\d+))?$/i;
 
 function parseFault(kind: string, value: string | undefined): Fault | undefined {
@@ -31,18 +38,26 @@ function parseFault(kind: string, value: string | undefined): Fault | undefined 
     case '500':
     case '503':
     case '529':
-      return value === undefined ? { kind: 'status', status: Number(kind) as 500 | 503 | 529, retryAfterSeconds: 0 } : undefined;
+      return value === undefined
+        ? { kind: 'status', status: Number(kind) as 500 | 503 | 529, retryAfterSeconds: 0 }
+        : undefined;
     case 'slow':
       return { kind: 'slow', ms: number ?? DEFAULT_SLOW_MS };
     case 'no-image':
       if (value !== undefined && !/^[A-Z_]+$/.test(value)) return undefined;
       return { kind: 'no-image', finishReason: value ?? 'NO_IMAGE' };
+    case 'huge-error':
+      return { kind: 'huge-error', megabytes: number ?? DEFAULT_HUGE_ERROR_MB };
     case 'stream-error':
     case 'stream-cut':
     case 'reset':
     case 'safety':
+    case 'safety-stop':
+    case 'ignore-max-tokens':
     case 'data-url':
     case 'bad-base64':
+    case 'endless-line':
+    case 'only-pings':
       return value === undefined ? { kind } : undefined;
     default:
       return undefined;

@@ -7,9 +7,17 @@ import type { GoogleError } from './errors.js';
 import type { EmulatorContext, Exchange } from './exchange.js';
 import { applyConnectionFault } from './faults.js';
 import type { Fault } from './faults.js';
-import { sendJson, sendTruncatedJson } from './http-io.js';
-import { ASPECT_RATIOS, UndecodableImageError, editImage, generateImage, isAspectRatio } from './images.js';
+import { sendEndlessJson, sendHugeErrorPage, sendJson, sendTruncatedJson } from './http-io.js';
+import {
+  ASPECT_RATIOS,
+  UndecodableImageError,
+  editImage,
+  generateDraft,
+  generateImage,
+  isAspectRatio,
+} from './images.js';
 import type { AspectRatio, EncodedImage } from './images.js';
+import { sha256Hex } from './seed.js';
 import { estimateTokens, replyText } from './text.js';
 import { base64Problem, checkCredentials, findSnakeCaseField } from './wire-checks.js';
 
@@ -43,6 +51,20 @@ const NEGLIGIBLE_RATINGS = [
   'HARM_CATEGORY_HARASSMENT',
   'HARM_CATEGORY_SEXUALLY_EXPLICIT',
 ].map((category) => ({ category, probability: 'NEGLIGIBLE' }));
+/** The real service pads a candidate's ratings with empty entries. */
+const CANDIDATE_RATINGS = [...NEGLIGIBLE_RATINGS, {}, {}];
+/** Pauses of `[fault:only-pings]`' whitespace, at least. */
+const MIN_PING_INTERVAL_MS = 10;
+
+/** What a thinking model says before its answer, in a part marked as a thought: never a result. */
+function thought(prompt: string) {
+  return { text: `**Considering the request**\n\nWorking out how to answer "${prompt.trim()}".`, thought: true };
+}
+
+/** The opaque token thinking models attach to the parts of their answer (here derived from the prompt). */
+function thoughtSignature(seed: string): string {
+  return Buffer.from(sha256Hex(`signature:${seed}`), 'hex').toString('base64');
+}
 
 function sendError(exchange: Exchange, error: GoogleError): void {
   sendJson(exchange.res, error.httpStatus, error.body, error.headers);
@@ -62,8 +84,12 @@ function textParts(contents: GenerateContentRequest['contents']): string[] {
 }
 
 /** The prompt a reply answers: the text of the last user turn. */
+function lastUserIndex(contents: GenerateContentRequest['contents']): number {
+  return contents.findLastIndex((content) => content.role === undefined || content.role === 'user');
+}
+
 function lastUserText(contents: GenerateContentRequest['contents']): string {
-  const turn = contents.findLast((content) => content.role === undefined || content.role === 'user');
+  const turn = contents[lastUserIndex(contents)];
   return textParts(turn ? [turn] : []).join('\n');
 }
 
@@ -94,16 +120,32 @@ function corruptBase64(data: string): string {
   return `!Q${data}`;
 }
 
-function imageParts(intro: string, images: EncodedImage[], fault: Fault | undefined) {
+/** The parts of an image answer: the model's thoughts and draft (marked as such), then its text and images. */
+function imageParts(
+  prompt: string,
+  intro: string,
+  draft: EncodedImage,
+  images: EncodedImage[],
+  fault: Fault | undefined,
+) {
+  const thoughts = [
+    thought(prompt),
+    { inlineData: { mimeType: draft.mimeType, data: draft.data.toString('base64') }, thought: true },
+  ];
   const encoded = images.map((image) => ({ mimeType: image.mimeType, data: image.data.toString('base64') }));
   if (fault?.kind === 'data-url') {
     const markdown = encoded.map((image) => `![image](data:${image.mimeType};base64,${image.data})`);
-    return [{ text: [intro, ...markdown].join('\n\n') }];
+    return [...thoughts, { text: [intro, ...markdown].join('\n\n') }];
   }
   return [
+    ...thoughts,
     { text: intro },
-    ...encoded.map((image) => ({
-      inlineData: { mimeType: image.mimeType, data: fault?.kind === 'bad-base64' ? corruptBase64(image.data) : image.data },
+    ...encoded.map((image, index) => ({
+      inlineData: {
+        mimeType: image.mimeType,
+        data: fault?.kind === 'bad-base64' ? corruptBase64(image.data) : image.data,
+      },
+      thoughtSignature: thoughtSignature(`${prompt}#${index}`),
     })),
   ];
 }
@@ -116,7 +158,7 @@ interface Validated {
 
 function validate(context: EmulatorContext, exchange: Exchange, model: string): Validated | GoogleError {
   const { headers, json } = exchange;
-  if (!headers['x-goog-api-key'] && !headers['authorization'] && !headers['x-api-key']) {
+  if (!headers['x-goog-api-key'] && !headers.authorization && !headers['x-api-key']) {
     return googleError(
       403,
       'PERMISSION_DENIED',
@@ -138,7 +180,11 @@ function validate(context: EmulatorContext, exchange: Exchange, model: string): 
   const parsed = GenerateContentRequest.safeParse(json.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return googleError(400, 'INVALID_ARGUMENT', `Invalid value at '${issue?.path.map(String).join('.') ?? ''}': ${issue?.message ?? 'invalid request'}`);
+    return googleError(
+      400,
+      'INVALID_ARGUMENT',
+      `Invalid value at '${issue?.path.map(String).join('.') ?? ''}': ${issue?.message ?? 'invalid request'}`,
+    );
   }
   const request = parsed.data;
   const image = isImageRequest(model, request);
@@ -164,7 +210,11 @@ function validate(context: EmulatorContext, exchange: Exchange, model: string): 
   }
   const ratio = request.generationConfig?.imageConfig?.aspectRatio;
   if (ratio !== undefined && !isAspectRatio(ratio)) {
-    return googleError(400, 'INVALID_ARGUMENT', `Unsupported aspect ratio "${ratio}"; use one of ${ASPECT_RATIOS.join(', ')}.`);
+    return googleError(
+      400,
+      'INVALID_ARGUMENT',
+      `Unsupported aspect ratio "${ratio}"; use one of ${ASPECT_RATIOS.join(', ')}.`,
+    );
   }
   return { request, image, ratio };
 }
@@ -186,7 +236,11 @@ async function images(
       return Array.from({ length: candidates }, () => Array.from({ length: perCandidate }, () => edited));
     } catch (error) {
       if (error instanceof UndecodableImageError) {
-        return googleError(400, 'INVALID_ARGUMENT', 'Unable to process input image. Please retry or report in https://developers.generativeai.google/guide/troubleshooting');
+        return googleError(
+          400,
+          'INVALID_ARGUMENT',
+          'Unable to process input image. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
+        );
       }
       throw error;
     }
@@ -204,26 +258,48 @@ async function images(
   );
 }
 
-export async function handleGenerateContent(context: EmulatorContext, exchange: Exchange, model: string): Promise<void> {
+export async function handleGenerateContent(
+  context: EmulatorContext,
+  exchange: Exchange,
+  model: string,
+): Promise<void> {
   const validated = validate(context, exchange, model);
   if ('httpStatus' in validated) return sendError(exchange, validated);
   const { request } = validated;
   const allText = textParts(request.contents).join('\n');
   const prompt = lastUserText(request.contents);
   const directives = readDirectives(allText);
-  const choice = context.faults.choose(exchange.headers['x-emulator-fault'], directives.fault, exchange.path, exchange.rawBody);
+  const choice = context.faults.choose(
+    exchange.headers['x-emulator-fault'],
+    directives.fault,
+    exchange.path,
+    exchange.rawBody,
+  );
   if (!choice.ok) return sendError(exchange, googleError(400, 'INVALID_ARGUMENT', choice.message));
   const fault = choice.fault;
   if (!(await applyConnectionFault(fault, exchange.req, exchange.res, exchange.signal))) return;
+  if (fault?.kind === 'huge-error') {
+    return sendHugeErrorPage(exchange.res, fault.megabytes * 1024 * 1024, exchange.signal);
+  }
+  if (fault?.kind === 'endless-line' || fault?.kind === 'only-pings') {
+    const intervalMs = Math.max(directives.delay ?? context.streamDelayMs, MIN_PING_INTERVAL_MS);
+    const start = '{"candidates":[{"content":{"role":"model","parts":[{"text":"';
+    return sendEndlessJson(exchange.res, fault.kind, start, intervalMs, exchange.signal);
+  }
   if (fault?.kind === 'status') return sendError(exchange, googleFaultError(fault.status, fault.retryAfterSeconds));
   if (fault?.kind === 'stream-error') return sendError(exchange, googleFaultError(500, 0));
 
   const promptTokens = estimateTokens(allText);
   if (fault?.kind === 'safety') {
     const safetyRatings = NEGLIGIBLE_RATINGS.map((rating) =>
-      rating.category === 'HARM_CATEGORY_DANGEROUS_CONTENT' ? { ...rating, probability: 'HIGH', blocked: true } : rating,
+      rating.category === 'HARM_CATEGORY_DANGEROUS_CONTENT'
+        ? { ...rating, probability: 'HIGH', blocked: true }
+        : rating,
     );
-    return sendJson(exchange.res, 200, { promptFeedback: { blockReason: 'SAFETY', safetyRatings }, ...envelope(model, promptTokens, 0) });
+    return sendJson(exchange.res, 200, {
+      promptFeedback: { blockReason: 'SAFETY', safetyRatings },
+      ...envelope(model, promptTokens, 0),
+    });
   }
   if (fault?.kind === 'no-image') {
     const candidate = {
@@ -236,27 +312,47 @@ export async function handleGenerateContent(context: EmulatorContext, exchange: 
     };
     return sendJson(exchange.res, 200, { candidates: [candidate], ...envelope(model, promptTokens, 12) });
   }
+  if (fault?.kind === 'safety-stop') {
+    // Some text, then a stop for safety (an image request gets no image).
+    const full = validated.image
+      ? `Here is the start of "${prompt.trim()}".`
+      : replyText(prompt, directives.len, Math.max(0, lastUserIndex(request.contents)));
+    const candidate = {
+      content: { parts: [thought(prompt), { text: full.slice(0, Math.ceil(full.length / 2)) }], role: 'model' },
+      finishReason: 'SAFETY',
+      index: 0,
+      safetyRatings: NEGLIGIBLE_RATINGS.map((rating) =>
+        rating.category === 'HARM_CATEGORY_DANGEROUS_CONTENT' ? { ...rating, probability: 'MEDIUM' } : rating,
+      ),
+    };
+    return sendJson(exchange.res, 200, { candidates: [candidate], ...envelope(model, promptTokens, 12) });
+  }
 
   let body: object;
   if (validated.image) {
     const source = lastInlineImage(request.contents);
     const produced = await images(validated, model, allText, directives, source);
     if ('httpStatus' in produced) return sendError(exchange, produced);
-    const intro = source ? `Here is the edited image ("${prompt.trim()}").` : `Here is the image for "${prompt.trim()}".`;
+    const intro = source
+      ? `Here is the edited image ("${prompt.trim()}").`
+      : `Here is the image for "${prompt.trim()}".`;
+    const draft = await generateDraft(allText, validated.ratio ?? '1:1');
     const candidates = produced.map((candidateImages, index) => ({
-      content: { parts: imageParts(intro, candidateImages, fault), role: 'model' },
+      content: { parts: imageParts(prompt, intro, draft, candidateImages, fault), role: 'model' },
       finishReason: 'STOP',
       index,
+      safetyRatings: CANDIDATE_RATINGS,
     }));
     body = { candidates, ...envelope(model, promptTokens, produced.flat().length * IMAGE_TOKENS) };
   } else {
     const maxChars = (request.generationConfig?.maxOutputTokens ?? Number.POSITIVE_INFINITY) * 4;
-    const full = replyText(prompt, directives.len);
+    const full = replyText(prompt, directives.len, Math.max(0, lastUserIndex(request.contents)));
     const text = full.slice(0, maxChars);
     const candidates = Array.from({ length: request.generationConfig?.candidateCount ?? 1 }, (_, index) => ({
-      content: { parts: [{ text }], role: 'model' },
+      content: { parts: [thought(prompt), { text, thoughtSignature: thoughtSignature(text) }], role: 'model' },
       finishReason: text.length < full.length ? 'MAX_TOKENS' : 'STOP',
       index,
+      safetyRatings: CANDIDATE_RATINGS,
     }));
     body = { candidates, ...envelope(model, promptTokens, estimateTokens(text) * candidates.length) };
   }

@@ -116,6 +116,15 @@ export function generateImage(spec: ImageSpec): Promise<EncodedImage> {
   return pending;
 }
 
+/** Pixels of a draft: a thumbnail. */
+const DRAFT_PIXELS = 64 * 64;
+
+/** A small rough version of the image, as a thinking model shows before its final one (marked as a thought). */
+export async function generateDraft(seed: string, ratio: AspectRatio): Promise<EncodedImage> {
+  const spec: ImageSpec = { seed: `draft:${seed}`, ratio, format: 'png', minBytes: 0 };
+  return { mimeType: MIME_TYPES.png, data: await render(spec, DRAFT_PIXELS) };
+}
+
 export class UndecodableImageError extends Error {}
 
 /** Output formats an edit can answer in; the input's own format whenever sharp can write it. */
@@ -132,7 +141,11 @@ const EDIT_OUTPUT: Record<string, { mimeType: string; format: keyof FormatEnum |
  * Transforms the input as the instruction asks (greyscale, invert, flip, mirror, rotate, blur;
  * otherwise a tint, so the change is always visible), in the input's own format.
  */
-export async function editImage(input: Buffer, instruction: string, ratio: AspectRatio | undefined): Promise<EncodedImage> {
+export async function editImage(
+  input: Buffer,
+  instruction: string,
+  ratio: AspectRatio | undefined,
+): Promise<EncodedImage> {
   const words = instruction.toLowerCase();
   try {
     const metadata = await sharp(input).metadata();

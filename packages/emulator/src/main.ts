@@ -24,7 +24,7 @@ const { values } = parseArgs({
 });
 
 // stdout carries only the URL, so scripts can read it; logs go to stderr.
-const logger = pino({ level: process.env['LOG_LEVEL'] ?? 'info' }, pino.destination(2));
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
 const emulator = await startEmulator({
   host: values.host,
   port: wholeNumber('port', values.port),

@@ -6,7 +6,7 @@ import type { AnthropicErrorType } from './errors.js';
 import type { EmulatorContext, Exchange } from './exchange.js';
 import { applyConnectionFault } from './faults.js';
 import type { Fault } from './faults.js';
-import { pause, sendJson, sendTruncatedJson } from './http-io.js';
+import { pause, sendEndlessJson, sendHugeErrorPage, sendJson, sendTruncatedJson } from './http-io.js';
 import { SseWriter } from './sse.js';
 import { estimateTokens, replyText, splitIntoDeltas } from './text.js';
 import { checkCredentials } from './wire-checks.js';
@@ -17,12 +17,21 @@ const MAX_DELTAS = 40;
 const CHARS_PER_DELTA = 50;
 /** Faults that act mid-stream fire after this many text deltas. */
 const DELTAS_BEFORE_FAULT = 2;
+/** Pings of `[fault:only-pings]` come at least this far apart. */
+const MIN_PING_INTERVAL_MS = 10;
+/** What a thinking model sends before its reply (in a block the client must skip). */
+const THINKING = ['Reading the question. ', 'Planning a short answer.'];
 
-const ContentBlock = z.union([z.object({ type: z.literal('text'), text: z.string() }), z.looseObject({ type: z.string() })]);
+const ContentBlock = z.union([
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.looseObject({ type: z.string() }),
+]);
 const MessagesRequest = z.looseObject({
   model: z.string().min(1),
   messages: z
-    .array(z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(ContentBlock)]) }))
+    .array(
+      z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(ContentBlock)]) }),
+    )
     .min(1),
   max_tokens: z.number().int().min(1),
   system: z.union([z.string(), z.array(ContentBlock)]).optional(),
@@ -34,10 +43,15 @@ type Content = MessagesRequest['messages'][number]['content'];
 function contentText(content: Content | undefined): string {
   if (content === undefined) return '';
   if (typeof content === 'string') return content;
-  return content.flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n');
+  return content
+    .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
+    .join('\n');
 }
 
 type StopReason = 'end_turn' | 'max_tokens' | 'refusal';
+
+/** Why a refusal stopped, as the service explains it. */
+const REFUSAL_DETAILS = { type: 'refusal', category: null, explanation: 'This request was refused by the emulator.' };
 
 interface Reply {
   id: string;
@@ -60,38 +74,97 @@ function messageJson(reply: Reply) {
   };
 }
 
-/** The event sequence Anthropic sends, one text block, with a ping between deltas. */
-async function stream(exchange: Exchange, sse: SseWriter, reply: Reply, fault: Fault | undefined, delayMs: number): Promise<void> {
+interface StreamShape {
+  fault: Fault | undefined;
+  delayMs: number;
+  /** `[usage:late]`: message_start without usage, the counts only at the end, as some gateways send. */
+  lateUsage: boolean;
+}
+
+/**
+ * The event sequence Anthropic sends: a thinking block, then one text block
+ * with a ping between deltas; usage counts the service leaves null come as
+ * null, and the last event has no blank line after it.
+ */
+async function stream(exchange: Exchange, sse: SseWriter, reply: Reply, shape: StreamShape): Promise<void> {
+  const { fault, delayMs } = shape;
+  const { usage: _usage, ...message } = { ...messageJson({ ...reply, text: '' }), stop_reason: null };
   sse.send('message_start', {
     type: 'message_start',
-    message: {
-      ...messageJson({ ...reply, text: '' }),
-      stop_reason: null,
-      usage: { input_tokens: reply.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
-    },
+    message: shape.lateUsage
+      ? message
+      : {
+          ...message,
+          usage: {
+            input_tokens: reply.inputTokens,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: 0,
+            output_tokens: 1,
+          },
+        },
   });
-  sse.send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+  sse.send('content_block_start', {
+    type: 'content_block_start',
+    index: 0,
+    content_block: { type: 'thinking', thinking: '', signature: '' },
+  });
+  for (const thinking of THINKING) {
+    sse.send('content_block_delta', {
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'thinking_delta', thinking },
+    });
+  }
+  sse.send('content_block_delta', {
+    type: 'content_block_delta',
+    index: 0,
+    delta: { type: 'signature_delta', signature: randomBytes(24).toString('base64') },
+  });
+  sse.send('content_block_stop', { type: 'content_block_stop', index: 0 });
+  if (fault?.kind === 'only-pings') {
+    while (await pause(Math.max(delayMs, MIN_PING_INTERVAL_MS), exchange.signal)) sse.send('ping', { type: 'ping' });
+    return;
+  }
+  sse.send('content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } });
   const count = Math.min(Math.max(Math.ceil(reply.text.length / CHARS_PER_DELTA), MIN_DELTAS), MAX_DELTAS);
+  const stopReason = reply.stopReason;
   for (const [index, text] of splitIntoDeltas(reply.text, count).entries()) {
     if (index > 0) {
       if (!(await pause(delayMs, exchange.signal))) return;
       sse.send('ping', { type: 'ping' });
     }
-    sse.send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
-    if (index + 1 === DELTAS_BEFORE_FAULT && fault?.kind === 'stream-error') {
-      sse.send('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
-      return sse.end();
+    sse.send('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text } });
+    if (index + 1 < DELTAS_BEFORE_FAULT) continue;
+    if (fault?.kind === 'stream-error') {
+      sse.last('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+      return;
     }
-    if (index + 1 === DELTAS_BEFORE_FAULT && fault?.kind === 'stream-cut') return sse.cut();
+    if (fault?.kind === 'stream-cut') return sse.cut();
+    if (fault?.kind === 'endless-line') {
+      const start =
+        'event: content_block_delta\ndata: {"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"';
+      return sse.endlessLine(start, 'and on ', exchange.signal);
+    }
+    // The reply's stop reason is a refusal already: it stops here.
+    if (fault?.kind === 'safety-stop') break;
   }
-  sse.send('content_block_stop', { type: 'content_block_stop', index: 0 });
+  sse.send('content_block_stop', { type: 'content_block_stop', index: 1 });
+  const outputTokens = reply.text === '' ? 0 : estimateTokens(reply.text);
   sse.send('message_delta', {
     type: 'message_delta',
-    delta: { stop_reason: reply.stopReason, stop_sequence: null },
-    usage: { output_tokens: reply.text === '' ? 0 : estimateTokens(reply.text) },
+    delta: {
+      stop_reason: stopReason,
+      stop_sequence: null,
+      stop_details: stopReason === 'refusal' ? REFUSAL_DETAILS : null,
+    },
+    usage: {
+      input_tokens: shape.lateUsage ? reply.inputTokens : null,
+      cache_creation_input_tokens: null,
+      cache_read_input_tokens: null,
+      output_tokens: outputTokens,
+    },
   });
-  sse.send('message_stop', { type: 'message_stop' });
-  sse.end();
+  sse.last('message_stop', { type: 'message_stop' });
 }
 
 export async function handleMessages(context: EmulatorContext, exchange: Exchange): Promise<void> {
@@ -100,52 +173,97 @@ export async function handleMessages(context: EmulatorContext, exchange: Exchang
   const fail = (status: number, type: AnthropicErrorType, message: string, extra: Record<string, string> = {}) =>
     sendJson(exchange.res, status, anthropicErrorBody(type, message, requestId), { ...headers, ...extra });
 
-  const credentials = checkCredentials(exchange.headers, 'x-api-key', { apiKey: context.apiKey, relax: context.relaxCredentials });
+  const credentials = checkCredentials(exchange.headers, 'x-api-key', {
+    apiKey: context.apiKey,
+    relax: context.relaxCredentials,
+  });
   if (!credentials.ok) {
-    return fail(401, 'authentication_error', credentials.reason === 'wrong-key' ? 'invalid x-api-key' : 'x-api-key header is required');
+    return fail(
+      401,
+      'authentication_error',
+      credentials.reason === 'wrong-key' ? 'invalid x-api-key' : 'x-api-key header is required',
+    );
   }
   const version = exchange.headers['anthropic-version'];
   if (version !== ANTHROPIC_VERSION) {
     return fail(
       400,
       'invalid_request_error',
-      version === undefined ? 'anthropic-version: header is required' : `anthropic-version: "${version}" is not a valid version`,
+      version === undefined
+        ? 'anthropic-version: header is required'
+        : `anthropic-version: "${version}" is not a valid version`,
     );
   }
-  if (!exchange.json.ok) return fail(400, 'invalid_request_error', `There was an issue with your request body: ${exchange.json.error}`);
+  if (!exchange.json.ok)
+    return fail(400, 'invalid_request_error', `There was an issue with your request body: ${exchange.json.error}`);
   const parsed = MessagesRequest.safeParse(exchange.json.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return fail(400, 'invalid_request_error', `${issue?.path.map(String).join('.') ?? 'body'}: ${issue?.message ?? 'invalid request'}`);
+    return fail(
+      400,
+      'invalid_request_error',
+      `${issue?.path.map(String).join('.') ?? 'body'}: ${issue?.message ?? 'invalid request'}`,
+    );
   }
   const request = parsed.data;
   if (request.model.includes('not-found')) return fail(404, 'not_found_error', `model: ${request.model}`);
 
-  const prompt = contentText(request.messages.findLast((message) => message.role === 'user')?.content);
+  const last = request.messages.findLastIndex((message) => message.role === 'user');
+  const prompt = contentText(request.messages[last]?.content);
   const directives = readDirectives(prompt);
-  const choice = context.faults.choose(exchange.headers['x-emulator-fault'], directives.fault, exchange.path, exchange.rawBody);
+  const choice = context.faults.choose(
+    exchange.headers['x-emulator-fault'],
+    directives.fault,
+    exchange.path,
+    exchange.rawBody,
+  );
   if (!choice.ok) return fail(400, 'invalid_request_error', choice.message);
   const fault = choice.fault;
   if (!(await applyConnectionFault(fault, exchange.req, exchange.res, exchange.signal))) return;
+  if (fault?.kind === 'huge-error') {
+    return sendHugeErrorPage(exchange.res, fault.megabytes * 1024 * 1024, exchange.signal);
+  }
   if (fault?.kind === 'status') {
     const error = anthropicFaultError(fault.status);
-    return fail(fault.status, error.type, error.message, fault.status === 429 ? { 'retry-after': String(fault.retryAfterSeconds) } : {});
+    return fail(
+      fault.status,
+      error.type,
+      error.message,
+      fault.status === 429 ? { 'retry-after': String(fault.retryAfterSeconds) } : {},
+    );
   }
   if (fault?.kind === 'stream-error' && request.stream !== true) return fail(500, 'api_error', 'Internal server error');
 
-  const full = fault?.kind === 'safety' ? '' : replyText(prompt, directives.len);
-  const text = full.slice(0, request.max_tokens * 4);
-  const conversation = [contentText(request.system), ...request.messages.map((message) => contentText(message.content))];
+  const full = fault?.kind === 'safety' ? '' : replyText(prompt, directives.len, Math.max(0, last));
+  // A service gone wrong may run on past the budget it was given; the client must bound the reply itself.
+  const text = fault?.kind === 'ignore-max-tokens' ? full : full.slice(0, request.max_tokens * 4);
+  const refused = fault?.kind === 'safety' || fault?.kind === 'safety-stop';
+  const conversation = [
+    contentText(request.system),
+    ...request.messages.map((message) => contentText(message.content)),
+  ];
   const reply: Reply = {
     id: `msg_${randomBytes(12).toString('hex')}`,
     model: request.model,
     text,
-    stopReason: fault?.kind === 'safety' ? 'refusal' : text.length < full.length ? 'max_tokens' : 'end_turn',
+    stopReason: refused ? 'refusal' : text.length < full.length ? 'max_tokens' : 'end_turn',
     inputTokens: estimateTokens(conversation.join('\n')),
   };
   if (request.stream === true) {
-    return stream(exchange, new SseWriter(exchange.res, headers), reply, fault, directives.delay ?? context.streamDelayMs);
+    return stream(exchange, new SseWriter(exchange.res, headers), reply, {
+      fault,
+      delayMs: directives.delay ?? context.streamDelayMs,
+      lateUsage: directives.usage === 'late',
+    });
   }
   if (fault?.kind === 'stream-cut') return sendTruncatedJson(exchange.res, messageJson(reply), headers);
+  if (fault?.kind === 'endless-line' || fault?.kind === 'only-pings') {
+    const start = `{"id":"${reply.id}","type":"message","role":"assistant","content":[{"type":"text","text":"`;
+    const intervalMs = Math.max(directives.delay ?? context.streamDelayMs, MIN_PING_INTERVAL_MS);
+    return sendEndlessJson(exchange.res, fault.kind, start, intervalMs, exchange.signal);
+  }
+  if (fault?.kind === 'safety-stop') {
+    return sendJson(exchange.res, 200, messageJson({ ...reply, text: text.slice(0, text.length / 2) }), headers);
+  }
   sendJson(exchange.res, 200, messageJson(reply), headers);
 }

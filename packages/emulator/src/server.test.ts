@@ -30,7 +30,10 @@ describe('routing', () => {
     expect(emulator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/proxy$/);
     const origin = new URL(emulator.url).origin;
     const text = { contents: [{ parts: [{ text: 'hi' }] }] };
-    expect((await postJson(`${emulator.url}/v1beta/models/gemini-x:generateContent`, text, { 'x-goog-api-key': 'k' })).status).toBe(200);
+    expect(
+      (await postJson(`${emulator.url}/v1beta/models/gemini-x:generateContent`, text, { 'x-goog-api-key': 'k' }))
+        .status,
+    ).toBe(200);
     expect((await postJson(`${emulator.url}/v1/messages`, chat('hi'), MESSAGES)).status).toBe(200);
     const outside = await postJson(`${origin}/v1beta/models/gemini-x:generateContent`, text, { 'x-goog-api-key': 'k' });
     expect(outside.status).toBe(404);
@@ -70,7 +73,10 @@ describe('recording', () => {
 
   it('keeps no log when a long-running emulator turns recording off', async () => {
     const emulator = await start({ recordRequests: false });
-    const answer = await postJson(`${emulator.url}/v1/messages`, chat('one'), { 'X-Api-Key': 'k', 'Anthropic-Version': '2023-06-01' });
+    const answer = await postJson(`${emulator.url}/v1/messages`, chat('one'), {
+      'X-Api-Key': 'k',
+      'Anthropic-Version': '2023-06-01',
+    });
     expect(answer.status).toBe(200);
     expect(emulator.requests).toEqual([]);
   });
@@ -79,7 +85,9 @@ describe('recording', () => {
 describe('credentials', () => {
   it('accepts any non-empty key when none is configured', async () => {
     const emulator = await start();
-    expect((await postJson(`${emulator.url}/v1/messages`, chat('hi'), { ...MESSAGES, 'x-api-key': 'anything' })).status).toBe(200);
+    expect(
+      (await postJson(`${emulator.url}/v1/messages`, chat('hi'), { ...MESSAGES, 'x-api-key': 'anything' })).status,
+    ).toBe(200);
   });
 
   it('accepts any credential style when relaxed, still checking the key', async () => {
@@ -90,8 +98,14 @@ describe('credentials', () => {
     expect((await postJson(url, image, { 'x-goog-api-key': 'other' })).status).toBe(401);
     expect((await postJson(url, image, {})).status).toBe(403);
     const anthropicVersion = { 'anthropic-version': '2023-06-01' };
-    expect((await postJson(`${emulator.url}/v1/messages`, chat('hi'), { ...anthropicVersion, authorization: 'Bearer k' })).status).toBe(200);
-    expect((await postJson(`${emulator.url}/v1/messages`, chat('hi'), { ...anthropicVersion, 'x-goog-api-key': 'k' })).status).toBe(200);
+    expect(
+      (await postJson(`${emulator.url}/v1/messages`, chat('hi'), { ...anthropicVersion, authorization: 'Bearer k' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await postJson(`${emulator.url}/v1/messages`, chat('hi'), { ...anthropicVersion, 'x-goog-api-key': 'k' }))
+        .status,
+    ).toBe(200);
   });
 });
 

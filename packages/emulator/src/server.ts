@@ -37,6 +37,8 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string>;
   body: unknown;
+  /** Bytes the answer put on the wire (head included), once it is over: how much of a long body was read. */
+  responseBytes?: number;
 }
 
 export interface Emulator {
@@ -85,11 +87,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const headers = flattenHeaders(req.headers);
     const method = req.method ?? 'GET';
     const fullPath = req.url ?? '/';
-    if (record) requests.push({ method, path: fullPath, headers, body: json.ok ? json.value : text === '' ? undefined : text });
+    if (record) {
+      const entry: RecordedRequest = {
+        method,
+        path: fullPath,
+        headers,
+        body: json.ok ? json.value : text === '' ? undefined : text,
+      };
+      requests.push(entry);
+      // The socket may have carried earlier answers (keep-alive): count from here.
+      const before = req.socket.bytesWritten;
+      res.once('close', () => {
+        entry.responseBytes = req.socket.bytesWritten - before;
+      });
+    }
 
     const pathname = fullPath.split('?', 1)[0] ?? fullPath;
     const path = pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : undefined;
-    res.once('finish', () => context.logger.debug({ method, path: pathname, status: res.statusCode }, 'emulator request'));
+    res.once('finish', () =>
+      context.logger.debug({ method, path: pathname, status: res.statusCode }, 'emulator request'),
+    );
     if (path === undefined || method !== 'POST') return notFound(res, path ?? pathname);
     const exchange: Exchange = { req, res, path, headers, rawBody, json, signal: controller.signal };
     if (path === '/v1/messages') return handleMessages(context, exchange);

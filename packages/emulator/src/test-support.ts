@@ -45,6 +45,10 @@ export async function readUntilCut(response: Response): Promise<{ text: string; 
 
 /** Decoded RGB pixels, so tests can compare what an image shows. */
 export async function rgbPixels(image: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
-  const { data, info } = await sharp(image).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(image)
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { replyText, splitIntoDeltas } from './text.js';
+import { earlierTurnsNote, replyText, splitIntoDeltas } from './text.js';
 
 describe('replyText', () => {
   it('quotes the prompt and is the same for the same prompt', () => {
     expect(replyText('draw a fox')).toContain('"draw a fox"');
     expect(replyText('draw a fox')).toBe(replyText('draw a fox'));
     expect(replyText('draw a fox')).not.toBe(replyText('draw a hen'));
+  });
+
+  it('says how many turns came before, in words, and nothing for the first', () => {
+    expect(replyText('and then?', 10, 3)).toBe('You said: "and then?". (3 earlier messages in this conversation)');
+    expect(earlierTurnsNote(1)).toBe(' (1 earlier message in this conversation)');
+    expect(earlierTurnsNote(0)).toBe('');
+    expect(replyText('first', 10)).toBe('You said: "first".');
   });
 
   it('reaches about the asked length in several paragraphs', () => {

@@ -6,10 +6,46 @@ const CODE_BLOCK_FROM = 1500;
 const SENTENCES_PER_PARAGRAPH = 4;
 
 const WORDS = [
-  'signal', 'river', 'quiet', 'lantern', 'orbit', 'meadow', 'copper', 'harbor', 'velvet', 'summit',
-  'ember', 'glacier', 'pattern', 'window', 'thread', 'compass', 'garden', 'echo', 'marble', 'canvas',
-  'horizon', 'pixel', 'ribbon', 'thunder', 'willow', 'prism', 'anchor', 'feather', 'circuit', 'harvest',
-  'beacon', 'tide', 'granite', 'melody', 'voyage', 'cedar', 'spark', 'ledger', 'mosaic', 'falcon',
+  'signal',
+  'river',
+  'quiet',
+  'lantern',
+  'orbit',
+  'meadow',
+  'copper',
+  'harbor',
+  'velvet',
+  'summit',
+  'ember',
+  'glacier',
+  'pattern',
+  'window',
+  'thread',
+  'compass',
+  'garden',
+  'echo',
+  'marble',
+  'canvas',
+  'horizon',
+  'pixel',
+  'ribbon',
+  'thunder',
+  'willow',
+  'prism',
+  'anchor',
+  'feather',
+  'circuit',
+  'harvest',
+  'beacon',
+  'tide',
+  'granite',
+  'melody',
+  'voyage',
+  'cedar',
+  'spark',
+  'ledger',
+  'mosaic',
+  'falcon',
 ];
 const JOINERS = ['and', 'with', 'beside', 'under', 'over', 'through', 'toward', 'beyond'];
 
@@ -39,12 +75,21 @@ function codeBlock(random: () => number): string {
 }
 
 /**
- * Deterministic reply text: quotes the prompt, then seeded sentences in paragraphs until about
- * `length` characters (never shorter than the quote).
+ * How many turns came before the prompt, in words: a newcomer sees that the conversation reached
+ * the model. Empty for the first message of a conversation.
  */
-export function replyText(prompt: string, length = DEFAULT_LENGTH): string {
+export function earlierTurnsNote(earlier: number): string {
+  if (earlier <= 0) return '';
+  return ` (${earlier} earlier ${earlier === 1 ? 'message' : 'messages'} in this conversation)`;
+}
+
+/**
+ * Deterministic reply text: quotes the prompt, says how many turns came before it, then seeded
+ * sentences in paragraphs until about `length` characters (never shorter than the quote).
+ */
+export function replyText(prompt: string, length = DEFAULT_LENGTH, earlier = 0): string {
   const random = seededRandom(prompt);
-  let text = `You said: "${prompt.trim()}".`;
+  let text = `You said: "${prompt.trim()}".${earlierTurnsNote(earlier)}`;
   let inParagraph = 1;
   let needsCode = length >= CODE_BLOCK_FROM;
   while (text.length < length) {

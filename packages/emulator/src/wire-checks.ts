@@ -20,7 +20,7 @@ function presented(headers: Record<string, string>): Map<CredentialStyle | 'othe
   const found = new Map<CredentialStyle | 'other', string>();
   const google = headers['x-goog-api-key']?.trim();
   const anthropic = headers['x-api-key']?.trim();
-  const authorization = headers['authorization']?.trim();
+  const authorization = headers.authorization?.trim();
   if (google) found.set('x-goog-api-key', google);
   if (anthropic) found.set('x-api-key', anthropic);
   if (authorization) {
@@ -53,7 +53,11 @@ export function checkCredentials(
       };
     }
   } else if (credentials.has('other')) {
-    return { ok: false, reason: 'wrong-style', message: 'Request had invalid authentication credentials: unsupported Authorization scheme.' };
+    return {
+      ok: false,
+      reason: 'wrong-style',
+      message: 'Request had invalid authentication credentials: unsupported Authorization scheme.',
+    };
   }
   if (policy.apiKey !== undefined && [...credentials.values()].some((key) => key !== policy.apiKey)) {
     return { ok: false, reason: 'wrong-key', message: 'API key not valid. Please pass a valid API key.' };

@@ -33,3 +33,9 @@ export class TransferFaults<F extends CountedFault> {
     return active.fault;
   }
 }
+
+/** A file host answering with a redirect instead of the file (a proxy gone wrong, or a hostile host). */
+export interface RedirectFault extends CountedFault {
+  /** The `Location` to answer with. */
+  readonly location: string;
+}

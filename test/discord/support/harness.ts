@@ -1,5 +1,8 @@
-import { createLogger, GenAiClient, type DiscordConfig, type JobScheduler, type Logger, type MessagesRequest } from '@genbot/core';
-import { startDiscordBot, type DiscordBot, type DiscordBotOptions } from '@genbot/discord-bot';
+import { GenAiClient, type GenAiClientOptions, type MessagesRequest } from '@genbot/core/genai';
+import type { JobScheduler } from '@genbot/core/jobs';
+import { createLogger, type Logger } from '@genbot/core/log';
+import { BotRuntime } from '@genbot/core/runtime';
+import { startDiscordBot, type DiscordBot, type DiscordBotOptions, type DiscordConfig } from '@genbot/discord-bot';
 import { startEmulator, type Emulator, type RecordedRequest } from '@genbot/emulator';
 import { startDiscordFake, type DiscordFake, type DiscordFakeOptions, type DiscordMessage } from '@genbot/fakes';
 
@@ -41,23 +44,42 @@ export interface HarnessOptions {
   streamDelayMs?: number;
   registerCommands?: DiscordBotOptions['registerCommands'];
   scheduler?: JobScheduler;
+  /** The bot's runtime, when a worker in the test shares it (the bot makes its own otherwise). */
+  runtime?: BotRuntime;
+  /** Limits of the bot's service client (timeouts, answer sizes), when a test needs them tighter. */
+  serviceLimits?: Pick<GenAiClientOptions, 'textTimeoutMs' | 'streamTimeoutMs' | 'maxResponseBytes'>;
+  /** The intake (and `/usage`) the bot submits to, made once the fake and the emulator run; the bot's own by default. */
+  jobs?: (services: { fake: DiscordFake; emulator: Emulator; logger: Logger }) => Promise<DiscordBotOptions['jobs']>;
 }
 
 /** The Discord fake, the service emulator and the real bot (real discord.js), all on loopback. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const fake = await startDiscordFake({ botToken: BOT_TOKEN, heartbeatIntervalMs: 2_000, ...options.fake });
-  const emulator = await startEmulator({ apiKey: API_KEY, ...(options.streamDelayMs === undefined ? {} : { streamDelayMs: options.streamDelayMs }) });
+  const emulator = await startEmulator({
+    apiKey: API_KEY,
+    ...(options.streamDelayMs === undefined ? {} : { streamDelayMs: options.streamDelayMs }),
+  });
   const { logger, lines } = captureLogs();
-  const client = new GenAiClient({ baseUrl: emulator.url, apiKey: API_KEY, retryBaseDelayMs: 5, logger });
+  const client = new GenAiClient({
+    baseUrl: emulator.url,
+    apiKey: API_KEY,
+    retryBaseDelayMs: 5,
+    logger,
+    ...options.serviceLimits,
+  });
   const discord: DiscordConfig = { token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl };
   let bot: DiscordBot;
   try {
+    const jobs = await options.jobs?.({ fake, emulator, logger });
     bot = await startDiscordBot({
       discord,
       models: { client, chatModel: CHAT_MODEL, imageModel: IMAGE_MODEL },
       logger,
       registerCommands: options.registerCommands ?? { guildId: fake.guildId },
-      scheduler: options.scheduler,
+      ...(jobs === undefined ? {} : { jobs }),
+      runtime:
+        options.runtime ??
+        (options.scheduler === undefined ? undefined : new BotRuntime({ scheduler: options.scheduler })),
     });
   } catch (error) {
     await Promise.allSettled([client.close(), emulator.close(), fake.close()]);
@@ -70,7 +92,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logs: lines,
     channelId: fake.channelId('general'),
     mention: `<@${fake.botUser.id}>`,
-    botMessages: (channelId) => fake.state.messages(channelId).filter((message) => message.author.id === fake.botUser.id),
+    botMessages: (channelId) =>
+      fake.state.messages(channelId).filter((message) => message.author.id === fake.botUser.id),
     async stop() {
       await bot.stop({ drainMs: 2_000 });
       await Promise.allSettled([client.close(), emulator.close(), fake.close()]);
@@ -79,7 +102,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 function isMessagesRequest(body: unknown): body is MessagesRequest {
-  return typeof body === 'object' && body !== null && 'model' in body && 'messages' in body && Array.isArray(body.messages);
+  return (
+    typeof body === 'object' && body !== null && 'model' in body && 'messages' in body && Array.isArray(body.messages)
+  );
 }
 
 /** The messages-operation requests the emulator received, oldest first. */

@@ -1,16 +1,19 @@
-import { ASPECT_RATIOS, copy, MAX_PROMPT_CHARS } from '@genbot/core';
+import { copy, MAX_PROMPT_CHARS } from '@genbot/core/chat';
+import { ASPECT_RATIOS } from '@genbot/core/genai';
 import { expect } from 'vitest';
 import { expectImages, expectNothingSent, expectOneReply, expectTexts, lastUserText } from '../support/expect-view.js';
 import { generateContentRequests } from '../support/oracle.js';
 import type { Row, RowContext } from '../support/row.js';
-import { afterAWhile, settled } from '../support/settle.js';
+import { beforeMarker, settled } from '../support/settle.js';
 
 const UNICODE = '灯台と波 🌊🏝️ مرحبا بالعالم שלום 👩🏽‍🚀';
 
 /** Every text the bot posted in the row's channel, edits included, joined: for "never shows X" checks. */
 function everythingShown(ctx: RowContext): string {
   const { platform, channel } = ctx;
-  return [...platform.allVersions(channel), ...platform.view(channel).uploads.map((upload) => upload.comment)].join('\n');
+  return [...platform.allVersions(channel), ...platform.view(channel).uploads.map((upload) => upload.comment)].join(
+    '\n',
+  );
 }
 
 function imagePrompts(ctx: RowContext): string {
@@ -23,6 +26,7 @@ export const badInputRows: Row[] = [
     async run(ctx) {
       await ctx.platform.imagine(ctx.channel, '   ');
       await expectTexts(ctx, [copy.emptyPrompt]);
+      expect(ctx.platform.publicTexts(ctx.channel)).toEqual([]);
       expectNothingSent(ctx);
     },
   },
@@ -33,6 +37,17 @@ export const badInputRows: Row[] = [
       const prompt = `${'a very long lighthouse '.repeat(100).slice(0, MAX_PROMPT_CHARS)}x`;
       await ctx.platform.imagine(ctx.channel, prompt);
       await expectTexts(ctx, [copy.promptTooLong(MAX_PROMPT_CHARS + 1, MAX_PROMPT_CHARS)]);
+      expect(ctx.platform.publicTexts(ctx.channel)).toEqual([]);
+      expectNothingSent(ctx);
+    },
+  },
+  {
+    name: 'a bare mention: a short hint, nothing sent',
+    async run(ctx) {
+      await ctx.platform.mention(ctx.channel, '');
+      await expectTexts(ctx, [copy.bareMention]);
+      // Slack answers a mention privately; Discord has no private answer to a message.
+      expect(ctx.platform.publicTexts(ctx.channel)).toEqual(ctx.platform.name === 'slack' ? [] : [copy.bareMention]);
       expectNothingSent(ctx);
     },
   },
@@ -61,6 +76,7 @@ export const slackBadAspectRatio: Row = {
   async run(ctx) {
     await ctx.platform.imagine(ctx.channel, 'a wide beach', '7:3');
     await expectTexts(ctx, [copy.badAspectRatio('7:3', ASPECT_RATIOS)]);
+    expect(ctx.platform.publicTexts(ctx.channel)).toEqual([]);
     expectNothingSent(ctx);
   },
 };
@@ -74,8 +90,9 @@ export const discordBadAspectRatio: Row = {
     const options = new Map(command?.options.map((option) => [option.name, option]));
     expect(options.get('aspect_ratio')?.choices?.map((choice) => choice.value)).toEqual([...ASPECT_RATIOS]);
     await expect(ctx.platform.imagine(ctx.channel, 'a wide beach', '7:3')).rejects.toThrow(/not a choice/);
-    expect(await afterAWhile(ctx.platform, ctx.channel, 500)).toEqual({ texts: [], uploads: [] });
-    expectNothingSent(ctx);
+    const { view, requests } = await beforeMarker(ctx);
+    expect(view).toEqual({ texts: [], uploads: [] });
+    expect(requests.map((request) => request.path)).toEqual([]);
   },
 };
 
@@ -99,7 +116,12 @@ export const slackMarkupInImagine: Row = {
   only: 'slack',
   async run(ctx) {
     await ctx.platform.imagine(ctx.channel, 'a portrait of <@U2> in <#C1|general> for <!channel>');
-    const view = await settled(ctx.platform, ctx.channel, (v) => v.uploads.length === 1 && v.texts.length === 1 && v.texts[0]?.startsWith('🎨 Done: 1 image') === true);
+    const view = await settled(
+      ctx.platform,
+      ctx.channel,
+      // The progress message gave way to the result: the job leaves the image alone.
+      (v) => v.uploads.length === 1 && v.texts.length === 0,
+    );
     expect(view.uploads[0]?.files).toHaveLength(1);
     expect(everythingShown(ctx)).not.toMatch(/<!channel>|<@U2>/);
     expect(imagePrompts(ctx)).not.toMatch(/<[@#!]/);

@@ -1,3 +1,4 @@
+import { copy } from '@genbot/core/chat';
 import { expect } from 'vitest';
 import { expectImagineOutcome, expectOneReply, imageRequestCount } from '../support/expect-view.js';
 import { messagesRequests } from '../support/oracle.js';
@@ -52,6 +53,25 @@ function mentionRows(): Row[] {
       async run(ctx) {
         await ctx.platform.mention(ctx.channel, `something forbidden [fault:safety]`);
         await expectOneReply(ctx, 'failure');
+      },
+    },
+    {
+      name: 'safety stop after some text on a mention: the text and a short note',
+      async run(ctx) {
+        await ctx.platform.mention(ctx.channel, `something borderline [fault:safety-stop] [len:300]`);
+        const request = await expectOneReply(ctx, 'failure');
+        // The text the model gave before it stopped, then the note.
+        const [shown = ''] = ctx.platform.view(ctx.channel).texts;
+        expect(shown.endsWith(`\n\n${copy.replySafetyStop}`)).toBe(true);
+        expect(shown.length).toBeGreaterThan(copy.replySafetyStop.length + 50);
+        expect(messagesRequests(ctx.requests())).toEqual([request]);
+      },
+    },
+    {
+      name: "a gateway's stream, usage only at its end: the full reply, once",
+      async run(ctx) {
+        await ctx.platform.mention(ctx.channel, `count the stars [usage:late]`);
+        await expectOneReply(ctx, 'complete');
       },
     },
   ];

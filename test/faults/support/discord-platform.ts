@@ -1,6 +1,17 @@
-import { createLogger } from '@genbot/core';
-import { CHAT_MODEL, everythingSaid, IMAGE_MODEL, SECRETS, startHarness, type Harness } from '../../discord/support/harness.js';
+import { createLogger } from '@genbot/core/log';
+import {
+  CHAT_MODEL,
+  everythingSaid,
+  IMAGE_MODEL,
+  SECRETS,
+  startHarness,
+  type Harness,
+} from '../../discord/support/harness.js';
 import type { Platform, PlatformFault, Upload, View, UserAttachment } from './platform.js';
+import { SERVICE_LIMITS } from './service-limits.js';
+
+/** Discord's EPHEMERAL message flag: a message only the person it answers sees. */
+const EPHEMERAL = 1 << 6;
 
 const USER = 'ada';
 
@@ -14,6 +25,7 @@ const RATE_LIMITED_ROUTE: Record<PlatformFault, { route: string; failNext: numbe
 /** The Discord bot (discord.js) against the Discord fake, as a fault-suite platform. */
 export class DiscordPlatform implements Platform {
   readonly name = 'discord';
+  readonly resultStandsAlone = false;
   readonly chatModel = CHAT_MODEL;
   readonly imageModel = IMAGE_MODEL;
   readonly h: Harness;
@@ -38,7 +50,10 @@ export class DiscordPlatform implements Platform {
       },
     });
     const names = ['general', ...Array.from({ length: channels }, (_, index) => `row-${index}`)];
-    return new DiscordPlatform(await startHarness({ fake: { guild: { channels: names }, logger } }), fakeLogs);
+    return new DiscordPlatform(
+      await startHarness({ fake: { guild: { channels: names }, logger }, serviceLimits: SERVICE_LIMITS }),
+      fakeLogs,
+    );
   }
 
   get emulator() {
@@ -56,7 +71,15 @@ export class DiscordPlatform implements Platform {
       content: `${this.h.mention} ${text}`,
       ...(attachment === undefined
         ? {}
-        : { attachments: [{ filename: attachment.name, bytes: attachment.bytes, ...(attachment.contentType === undefined ? {} : { contentType: attachment.contentType }) }] }),
+        : {
+            attachments: [
+              {
+                filename: attachment.name,
+                bytes: attachment.bytes,
+                ...(attachment.contentType === undefined ? {} : { contentType: attachment.contentType }),
+              },
+            ],
+          }),
     });
   }
 
@@ -73,11 +96,27 @@ export class DiscordPlatform implements Platform {
         comment: message.content,
         files: message.attachments.map((attachment) => ({ name: attachment.filename, bytes: attachment.bytes })),
       }));
-    return { texts: messages.filter((message) => message.attachments.length === 0).map((message) => message.content), uploads };
+    return {
+      texts: messages.filter((message) => message.attachments.length === 0).map((message) => message.content),
+      uploads,
+    };
+  }
+
+  publicTexts(channel: string): string[] {
+    return this.h
+      .botMessages(channel)
+      .filter((message) => message.attachments.length === 0 && (message.flags & EPHEMERAL) === 0)
+      .map((message) => message.content);
+  }
+
+  reactionMarks(channel: string): number {
+    return this.h.fake.state.messages(channel).reduce((marks, message) => marks + message.botReactions.length, 0);
   }
 
   allVersions(channel: string): string[] {
-    return this.h.botMessages(channel).flatMap((message) => [...message.history.map((version) => version.content), message.content]);
+    return this.h
+      .botMessages(channel)
+      .flatMap((message) => [...message.history.map((version) => version.content), message.content]);
   }
 
   rateLimitHitCount(): number {
@@ -89,14 +128,30 @@ export class DiscordPlatform implements Platform {
     return () => limit.off();
   }
 
+  enforceChannelLimits(): () => void {
+    // Five new messages and five edits a channel every five seconds.
+    const limits = [
+      this.h.fake.rateLimit({ route: 'POST /channels/:id/messages', limit: 5, windowMs: 5_000 }),
+      this.h.fake.rateLimit({ route: 'PATCH /channels/:id/messages/:id', limit: 5, windowMs: 5_000 }),
+    ];
+    return () => {
+      for (const limit of limits) limit.off();
+    };
+  }
+
   failUploads(times?: number): () => void {
     const rejecting = this.h.fake.rejectUploads(times === undefined ? {} : { times });
     return () => rejecting.off();
   }
 
-  failDownloads(status: 403 | 404): () => void {
-    const failing = this.h.fake.failDownloads({ status });
+  failDownloads(status: 403 | 404, times?: number): () => void {
+    const failing = this.h.fake.failDownloads({ status, ...(times === undefined ? {} : { times }) });
     return () => failing.off();
+  }
+
+  redirectDownloads(location: string): () => void {
+    const redirecting = this.h.fake.redirectDownloads({ location });
+    return () => redirecting.off();
   }
 
   leakedSecret(): string | undefined {
@@ -105,7 +160,8 @@ export class DiscordPlatform implements Platform {
     const said = everythingSaid(this.h);
     for (const secret of [...SECRETS, ...tokens]) {
       const where = said.findIndex((text) => text.includes(secret));
-      if (where !== -1) return `${SECRETS.includes(secret) ? 'a secret' : 'an interaction token'} found in ${where < this.h.logs.length ? 'logs' : 'messages'}`;
+      if (where !== -1)
+        return `${SECRETS.includes(secret) ? 'a secret' : 'an interaction token'} found in ${where < this.h.logs.length ? 'logs' : 'messages'}`;
     }
     if (this.h.logs.length === 0) return 'no log lines were captured';
     return undefined;

@@ -1,4 +1,5 @@
-import { copy, type MessagesRequest } from '@genbot/core';
+import { copy } from '@genbot/core/chat';
+import type { MessagesRequest } from '@genbot/core/genai';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import { generateContentRequests, messagesRequests } from './oracle.js';
@@ -25,12 +26,17 @@ export function lastUserText(request: MessagesRequest): string {
 
 /** Exactly these text messages and no uploads, once the channel is quiet. */
 export async function expectTexts(ctx: RowContext, texts: readonly string[], timeoutMs?: number): Promise<View> {
-  const view = await settled(ctx.platform, ctx.channel, (v) => v.uploads.length === 0 && sameTexts(v.texts, texts), timeoutMs);
+  const view = await settled(
+    ctx.platform,
+    ctx.channel,
+    (v) => v.uploads.length === 0 && sameTexts(v.texts, texts),
+    timeoutMs,
+  );
   expect(view).toEqual({ texts, uploads: [] });
   return view;
 }
 
-function sameTexts(actual: readonly string[], expected: readonly string[]): boolean {
+export function sameTexts(actual: readonly string[], expected: readonly string[]): boolean {
   return actual.length === expected.length && actual.every((text, index) => text === expected[index]);
 }
 
@@ -39,10 +45,17 @@ function sameTexts(actual: readonly string[], expected: readonly string[]): bool
  * as, and nothing else. `complete`: the row expects the model's whole answer,
  * not a failure line.
  */
-export async function expectOneReply(ctx: RowContext, outcome: 'complete' | 'failure', timeoutMs?: number): Promise<MessagesRequest> {
+export async function expectOneReply(
+  ctx: RowContext,
+  outcome: 'complete' | 'failure',
+  timeoutMs?: number,
+): Promise<MessagesRequest> {
   const request = await nthMessagesRequest(ctx);
   const expected = await ctx.oracle.reply(request);
-  expect(/⚠️|can't help|no answer/.test(expected) ? 'failure' : 'complete', `the service's own answer: ${expected}`).toBe(outcome);
+  expect(
+    /⚠️|can't help|no answer/.test(expected) ? 'failure' : 'complete',
+    `the service's own answer: ${expected}`,
+  ).toBe(outcome);
   await expectTexts(ctx, [expected], timeoutMs);
   return request;
 }
@@ -52,7 +65,11 @@ export async function expectOneReply(ctx: RowContext, outcome: 'complete' | 'fai
  * what the service does with it (`expected`: images, or a failure), with the
  * images uploaded exactly once.
  */
-export async function expectImagineOutcome(ctx: RowContext, prompt: string, expected: 'images' | 'failure'): Promise<View> {
+export async function expectImagineOutcome(
+  ctx: RowContext,
+  prompt: string,
+  expected: 'images' | 'failure',
+): Promise<View> {
   const outcome = await ctx.oracle.imagine(ctx.platform.imageModel, prompt);
   if ('failure' in outcome) {
     expect(expected, `the service itself fails for ${prompt}`).toBe('failure');
@@ -62,21 +79,29 @@ export async function expectImagineOutcome(ctx: RowContext, prompt: string, expe
   return expectImages(ctx, prompt, outcome.images);
 }
 
-/** The done line, and one upload of `count` decodable images with the prompt as its comment. */
+/** What a finished image job leaves as text beside its images: its done line, or nothing where the result stands alone. */
+export function lastWords(ctx: RowContext, done: string): string[] {
+  return ctx.platform.resultStandsAlone ? [] : [done];
+}
+
+/** The done line (where there is one), and one upload of `count` decodable images with the prompt as its comment. */
 export async function expectImages(ctx: RowContext, prompt: string, count: number, timeoutMs?: number): Promise<View> {
-  const done = copy.imagineDone(prompt, { uploaded: count, tooLarge: 0 });
+  const done = lastWords(ctx, copy.imagineDone(prompt, { uploaded: count, tooLarge: 0 }));
   const comment = copy.imageComment(prompt);
   const view = await settled(
     ctx.platform,
     ctx.channel,
-    (v) => sameTexts(v.texts, [done]) && v.uploads.length === 1 && v.uploads[0]?.files.length === count,
+    (v) => sameTexts(v.texts, done) && v.uploads.length === 1 && v.uploads[0]?.files.length === count,
     timeoutMs,
   );
-  expect(view.texts).toEqual([done]);
+  expect(view.texts).toEqual(done);
   expect(view.uploads.map((upload) => [upload.comment, upload.files.length])).toEqual([[comment, count]]);
   for (const file of view.uploads[0]?.files ?? []) {
     const metadata = await sharp(file.bytes).metadata();
-    expect(file.name.endsWith(`.${metadata.format === 'jpeg' ? 'jpg' : metadata.format}`), `${file.name} is ${metadata.format}`).toBe(true);
+    expect(
+      file.name.endsWith(`.${metadata.format === 'jpeg' ? 'jpg' : metadata.format}`),
+      `${file.name} is ${metadata.format}`,
+    ).toBe(true);
   }
   return view;
 }

@@ -1,5 +1,8 @@
-import { closeOpenFence, copy, describeError, GenAiClient, type MessagesRequest } from '@genbot/core';
+import { closeOpenFence, copy } from '@genbot/core/chat';
+import { describeError, GenAiClient, type MessagesRequest } from '@genbot/core/genai';
+import { NoOutputError, SafetyStopError } from '@genbot/core/errors';
 import { startEmulator, type Emulator, type RecordedRequest } from '@genbot/emulator';
+import { SERVICE_LIMITS } from './service-limits.js';
 
 /**
  * What the bot should show, worked out by asking a second emulator the same
@@ -15,7 +18,13 @@ export class Oracle {
   private constructor(emulator: Emulator) {
     this.#emulator = emulator;
     // One retry: a transient `*1` fault clears, a persistent one still fails, and a 429's wait is paid once.
-    this.#client = new GenAiClient({ baseUrl: emulator.url, apiKey: 'oracle-key', retryBaseDelayMs: 5, maxRetries: 1 });
+    this.#client = new GenAiClient({
+      baseUrl: emulator.url,
+      apiKey: 'oracle-key',
+      retryBaseDelayMs: 5,
+      maxRetries: 1,
+      ...SERVICE_LIMITS,
+    });
   }
 
   static async start(): Promise<Oracle> {
@@ -25,16 +34,22 @@ export class Oracle {
   /** The reply's final text for this conversation request, as core's converse ends it. */
   async reply(request: MessagesRequest): Promise<string> {
     const { model, messages, max_tokens, system } = request;
-    const stream = this.#client.streamMessage({ model, messages, max_tokens, ...(system === undefined ? {} : { system }) });
+    const stream = this.#client.streamMessage({
+      model,
+      messages,
+      max_tokens,
+      ...(system === undefined ? {} : { system }),
+    });
     let text = '';
     try {
       for await (const delta of stream.textDeltas()) text += delta;
     } catch (error) {
-      const line = copy.replyFailed(describeError(error), text !== '');
+      if (error instanceof NoOutputError && error.safetyBlocked) return copy.replyRefused;
+      const line =
+        error instanceof SafetyStopError ? copy.replySafetyStop : copy.replyFailed(describeError(error), text !== '');
       return text.trim() === '' ? line : `${closeOpenFence(text)}\n\n${line}`;
     }
-    if (text !== '') return text;
-    return (await stream.finalMessage()).stopReason === 'refusal' ? copy.replyRefused : copy.noReplyText;
+    return text === '' ? copy.noReplyText : text;
   }
 
   /** How /imagine ends for this prompt: the images' count, or the progress message's failure line. */
@@ -53,12 +68,17 @@ export class Oracle {
 }
 
 function isMessagesRequest(body: unknown): body is MessagesRequest {
-  return typeof body === 'object' && body !== null && 'model' in body && 'messages' in body && Array.isArray(body.messages);
+  return (
+    typeof body === 'object' && body !== null && 'model' in body && 'messages' in body && Array.isArray(body.messages)
+  );
 }
 
 /** The conversation requests among `requests`, oldest first. */
 export function messagesRequests(requests: readonly RecordedRequest[]): MessagesRequest[] {
-  return requests.filter((r) => r.method === 'POST' && r.path.endsWith('/v1/messages')).map((r) => r.body).filter(isMessagesRequest);
+  return requests
+    .filter((r) => r.method === 'POST' && r.path.endsWith('/v1/messages'))
+    .map((r) => r.body)
+    .filter(isMessagesRequest);
 }
 
 export function generateContentRequests(requests: readonly RecordedRequest[]): RecordedRequest[] {

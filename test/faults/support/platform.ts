@@ -34,6 +34,11 @@ export type PlatformFault = 'post' | 'edit' | 'upload';
  */
 export interface Platform {
   readonly name: PlatformName;
+  /**
+   * Whether a finished image job's progress message gives way to its result
+   * (Slack deletes it), so the job leaves no text of its own beside the images.
+   */
+  readonly resultStandsAlone: boolean;
   /** The emulator the bot talks to: its requests show what reached the service. */
   readonly emulator: Emulator;
   /** Model IDs the bot was given. */
@@ -46,16 +51,24 @@ export interface Platform {
   /** A user runs /imagine (Slack: `--ar` in the text; Discord: the `aspect_ratio` option). */
   imagine(channel: string, prompt: string, aspectRatio?: string): Promise<void>;
   view(channel: string): View;
-  /** Every version of every text the bot posted in the channel, edits included. */
+  /** The texts of `view` that everyone in the channel sees (not the ones shown to the user alone). */
+  publicTexts(channel: string): string[];
+  /** How many of the user's messages in the channel the bot marked with a reaction instead of an answer. */
+  reactionMarks(channel: string): number;
+  /** Every version of every text the bot posted in the channel, edits and private answers included. */
   allVersions(channel: string): string[];
   /** How many calls the platform has refused with 429 so far. */
   rateLimitHitCount(): number;
   /** A platform 429 on the bot's next call of that kind; call the result to switch it off. */
   rateLimitNext(kind: PlatformFault): () => void;
+  /** The platform's per-channel limits on new messages and edits, enforced in every channel until switched off. */
+  enforceChannelLimits(): () => void;
   /** The file host refuses the bot's next `times` uploads (every one when omitted). */
   failUploads(times?: number): () => void;
-  /** Attachment downloads answer `status` until switched off. */
-  failDownloads(status: 403 | 404): () => void;
+  /** Attachment downloads answer `status` (the next `times`, or until switched off). */
+  failDownloads(status: 403 | 404, times?: number): () => void;
+  /** Attachment downloads answer a redirect to `location` until switched off. */
+  redirectDownloads(location: string): () => void;
   /** Names the first secret found in the bot's logs or in anything it posted; undefined when clean. */
   leakedSecret(): string | undefined;
   stop(): Promise<void>;

@@ -1,4 +1,7 @@
+import type { RecordedRequest } from '@genbot/emulator';
+import { messagesRequests } from './oracle.js';
 import type { Platform, View } from './platform.js';
+import type { RowContext } from './row.js';
 
 /** How long a view must stay unchanged to count as final: long enough for a duplicate to show up. */
 const QUIET_MS = 700;
@@ -7,7 +10,10 @@ const POLL_MS = 40;
 function fingerprint(view: View): string {
   return JSON.stringify({
     texts: view.texts,
-    uploads: view.uploads.map((upload) => [upload.comment, upload.files.map((file) => [file.name, file.bytes.byteLength])]),
+    uploads: view.uploads.map((upload) => [
+      upload.comment,
+      upload.files.map((file) => [file.name, file.bytes.byteLength]),
+    ]),
   });
 }
 
@@ -17,7 +23,12 @@ function fingerprint(view: View): string {
  * in a reply, so quiet alone is no sign that it is complete; on timeout the
  * error shows what the user saw last.
  */
-export async function settled(platform: Platform, channel: string, done: (view: View) => boolean, timeoutMs = 25_000): Promise<View> {
+export async function settled(
+  platform: Platform,
+  channel: string,
+  done: (view: View) => boolean,
+  timeoutMs = 25_000,
+): Promise<View> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   let changedAt = Date.now();
@@ -34,8 +45,29 @@ export async function settled(platform: Platform, channel: string, done: (view: 
   }
 }
 
-/** Lets the bot act on something it should ignore, then answers what it showed. */
-export async function afterAWhile(platform: Platform, channel: string, ms = 1_000): Promise<View> {
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  return platform.view(channel);
+const MARKER = 'marker, answer briefly [len:40]';
+
+/**
+ * What the bot showed in the row's channel and sent to the service, once a person's mention sent now
+ * has its whole answer: the bot takes events in order, so whatever it would still do about the row's
+ * earlier ones has begun by then. Proves that it did nothing, without sleeping and hoping long enough.
+ * The marker's own reply and request are left out.
+ */
+export async function beforeMarker(ctx: RowContext): Promise<{ view: View; requests: RecordedRequest[] }> {
+  const isMarker = (request: RecordedRequest) => JSON.stringify(request.body).includes(MARKER);
+  await ctx.platform.mention(ctx.channel, MARKER);
+  const deadline = Date.now() + 15_000;
+  let request = ctx.requests().find(isMarker);
+  while (request === undefined) {
+    if (Date.now() > deadline) throw new Error('the bot sent no conversation request for the marker');
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    request = ctx.requests().find(isMarker);
+  }
+  const [body] = messagesRequests([request]);
+  if (body === undefined) throw new Error(`the marker went to ${request.path}, not to the messages operation`);
+  const answer = await ctx.oracle.reply(body);
+  const view = await settled(ctx.platform, ctx.channel, (v) => v.texts.includes(answer));
+  const texts = [...view.texts];
+  texts.splice(texts.lastIndexOf(answer), 1);
+  return { view: { texts, uploads: view.uploads }, requests: ctx.requests().filter((r) => !isMarker(r)) };
 }

@@ -1,5 +1,7 @@
 import { assertNoSecrets, startHarness, type Harness } from '../../slack/support/harness.js';
+import { shownText } from '../../slack/support/result-messages.js';
 import type { Platform, PlatformFault, Upload, View, UserAttachment } from './platform.js';
+import { SERVICE_LIMITS } from './service-limits.js';
 
 const USER = 'U1';
 
@@ -13,6 +15,7 @@ const RATE_LIMITED_METHOD: Record<PlatformFault, { method: string; failNext: num
 /** The Slack bot (Bolt, HTTP mode, edits in place) against the Slack fake, as a fault-suite platform. */
 export class SlackPlatform implements Platform {
   readonly name = 'slack';
+  readonly resultStandsAlone = true;
   readonly chatModel = 'claude-e2e';
   readonly imageModel = 'gemini-image-e2e';
   readonly h: Harness;
@@ -22,7 +25,7 @@ export class SlackPlatform implements Platform {
   }
 
   static async start(): Promise<SlackPlatform> {
-    return new SlackPlatform(await startHarness({ mode: 'http' }));
+    return new SlackPlatform(await startHarness({ mode: 'http', serviceLimits: SERVICE_LIMITS }));
   }
 
   get emulator() {
@@ -44,7 +47,15 @@ export class SlackPlatform implements Platform {
       text: `<@${this.botUserId}> ${text}`,
       ...(attachment === undefined
         ? {}
-        : { files: [{ name: attachment.name, bytes: attachment.bytes, ...(attachment.contentType === undefined ? {} : { mimetype: attachment.contentType }) }] }),
+        : {
+            files: [
+              {
+                name: attachment.name,
+                bytes: attachment.bytes,
+                ...(attachment.contentType === undefined ? {} : { mimetype: attachment.contentType }),
+              },
+            ],
+          }),
     });
   }
 
@@ -59,7 +70,8 @@ export class SlackPlatform implements Platform {
     const uploads: Upload[] = messages
       .filter((message) => message.fileIds.length > 0)
       .map((message) => ({
-        comment: message.text,
+        // A result's text travels as a block with its buttons.
+        comment: shownText(message),
         files: message.fileIds.flatMap((id) => {
           const file = workspace.files.get(id);
           return file?.completed === true && file.bytes !== undefined ? [{ name: file.name, bytes: file.bytes }] : [];
@@ -73,10 +85,27 @@ export class SlackPlatform implements Platform {
     return { texts, uploads };
   }
 
-  allVersions(channel: string): string[] {
+  publicTexts(channel: string): string[] {
     return this.h.slack.workspace
       .botMessages(this.botUserId, { channel })
-      .flatMap((message) => [...message.edits.map((version) => version.text), message.text]);
+      .filter((message) => message.fileIds.length === 0)
+      .map((message) => message.text);
+  }
+
+  /** The bot marks nothing on Slack: its refusals there are private answers. */
+  reactionMarks(): number {
+    return 0;
+  }
+
+  allVersions(channel: string): string[] {
+    const { workspace } = this.h.slack;
+    return [
+      ...workspace
+        .botMessages(this.botUserId, { channel })
+        .flatMap((message) => [...message.edits.map((version) => version.text), message.text]),
+      // A refusal at intake is a message of its own that only the user sees.
+      ...workspace.ephemerals.filter((ephemeral) => ephemeral.channel === channel).map((ephemeral) => ephemeral.text),
+    ];
   }
 
   rateLimitHitCount(): number {
@@ -87,12 +116,26 @@ export class SlackPlatform implements Platform {
     return this.h.slack.rateLimit({ ...RATE_LIMITED_METHOD[kind], retryAfterSeconds: 1 });
   }
 
+  enforceChannelLimits(): () => void {
+    const offs = [
+      this.h.slack.rateLimit({ method: 'chat.postMessage', perSecond: 1, scope: 'channel' }),
+      this.h.slack.rateLimit({ method: 'chat.update', perSecond: 1, scope: 'channel' }),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  }
+
   failUploads(times?: number): () => void {
     return this.h.slack.failUploads({ status: 500, ...(times === undefined ? {} : { times }) });
   }
 
-  failDownloads(status: 403 | 404): () => void {
-    return this.h.slack.failDownloads({ status });
+  failDownloads(status: 403 | 404, times?: number): () => void {
+    return this.h.slack.failDownloads({ status, ...(times === undefined ? {} : { times }) });
+  }
+
+  redirectDownloads(location: string): () => void {
+    return this.h.slack.redirectDownloads({ location });
   }
 
   leakedSecret(): string | undefined {

@@ -1,9 +1,13 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
-import { createLogger, GenAiClient, loadConfig, type JobScheduler } from '@genbot/core';
-import { startEmulator, type Emulator } from '@genbot/emulator';
-import { startSlackFake, type SlackFake, type SlackMessage } from '@genbot/fakes';
-import { startSlackBot, type SlackBot } from '@genbot/slack-bot';
+import { GenAiClient, type GenAiClientOptions } from '@genbot/core/genai';
+import type { JobLane, JobScheduler } from '@genbot/core/jobs';
+import { createLogger } from '@genbot/core/log';
+import { BotRuntime } from '@genbot/core/runtime';
+import { startEmulator, type Emulator, type RecordedRequest } from '@genbot/emulator';
+import { startSlackFake, type SlackFake, type SlackFakeOptions, type SlackMessage } from '@genbot/fakes';
+import { parseSlackEnv, type SlackBot } from '@genbot/slack-bot';
+import { startSlackBotOnJobs } from '../../support/slack-bot-on-jobs.js';
 
 export type Mode = 'http' | 'socket';
 export type Streaming = 'edit' | 'native';
@@ -32,8 +36,15 @@ export interface Harness {
 export interface HarnessOptions {
   mode: Mode;
   streaming?: Streaming;
-  webClientRetries?: number;
   scheduler?: JobScheduler;
+  /** Jobs the in-process worker takes at once, per lane: the rest wait for it in the job queue. */
+  workers?: Readonly<Record<JobLane, number>>;
+  /** More options for the Slack fake (its limits, subscriptions). */
+  fake?: Omit<SlackFakeOptions, 'botToken' | 'appToken' | 'signingSecret'>;
+  /** Limits of the bot's service client (timeouts, answer sizes), when a test needs them tighter. */
+  serviceLimits?: Pick<GenAiClientOptions, 'textTimeoutMs' | 'streamTimeoutMs' | 'maxResponseBytes'>;
+  /** Where the bot's service is, when not the in-process emulator (an emulator in a process of its own). */
+  serviceUrl?: string;
 }
 
 /** The fake Slack workspace, the service emulator and the real bot (Bolt) on loopback, wired together. */
@@ -54,23 +65,33 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     appToken: SECRETS.appToken,
     signingSecret: SECRETS.signingSecret,
     retryDelaysMs: [50, 100, 100],
+    ...options.fake,
   });
   const emulator = await startEmulator({ apiKey: SECRETS.apiKey });
-  const client = new GenAiClient({ baseUrl: emulator.url, apiKey: SECRETS.apiKey, retryBaseDelayMs: 5, logger });
-  const config = loadConfig({
+  const client = new GenAiClient({
+    baseUrl: options.serviceUrl ?? emulator.url,
+    apiKey: SECRETS.apiKey,
+    retryBaseDelayMs: 5,
+    logger,
+    ...options.serviceLimits,
+  });
+  const config = parseSlackEnv({
     SLACK_BOT_TOKEN: SECRETS.botToken,
-    ...(options.mode === 'socket' ? { SLACK_APP_TOKEN: SECRETS.appToken } : { SLACK_SIGNING_SECRET: SECRETS.signingSecret }),
+    ...(options.mode === 'socket'
+      ? { SLACK_APP_TOKEN: SECRETS.appToken }
+      : { SLACK_SIGNING_SECRET: SECRETS.signingSecret }),
     SLACK_API_URL: slack.apiUrl,
     SLACK_PORT: '0',
     SLACK_STREAMING: streaming,
   });
-  const bot = await startSlackBot({
-    slack: config.slack,
+  const onJobs = await startSlackBotOnJobs({
+    slack: config.bot!,
     models: { client, chatModel: 'claude-e2e', imageModel: 'gemini-image-e2e' },
     logger,
-    webClientRetries: options.webClientRetries ?? 1,
-    scheduler: options.scheduler,
+    runtime: options.scheduler === undefined ? undefined : new BotRuntime({ scheduler: options.scheduler }),
+    ...(options.workers === undefined ? {} : { workers: options.workers }),
   });
+  const { bot } = onJobs;
   if (options.mode === 'http') {
     slack.deliverTo(`http://127.0.0.1:${String(bot.port)}/slack/events`);
   } else {
@@ -84,7 +105,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     bot,
     logs: () => lines.join(''),
     close: async () => {
-      await bot.stop({ drainMs: 2_000 });
+      await onJobs.close({ drainMs: 2_000 });
       await slack.close();
       await emulator.close();
     },
@@ -131,7 +152,9 @@ export async function replyMatching(slack: SlackFake, threadTs: string, pattern:
 /** Waits for the emulator to receive a request matching `path` after `since` requests. */
 export async function requestSeen(harness: Harness, path: RegExp, since: number): Promise<unknown> {
   const { emulator, slack } = harness;
-  const found = await slack.waitFor(() => emulator.requests.slice(since).find((r) => path.test(r.path)), { timeoutMs: 15_000 });
+  const found = await slack.waitFor(() => emulator.requests.slice(since).find((r) => path.test(r.path)), {
+    timeoutMs: 15_000,
+  });
   return found.body;
 }
 
@@ -165,7 +188,10 @@ export function assertNoSecrets(harness: Harness): void {
   const places: Array<[string, string]> = [
     ['logs', harness.logs()],
     ['api calls', JSON.stringify(slack.calls)],
-    ['messages', JSON.stringify([...slack.workspace.messages, ...slack.workspace.deleted, ...slack.workspace.ephemerals])],
+    [
+      'messages',
+      JSON.stringify([...slack.workspace.messages, ...slack.workspace.deleted, ...slack.workspace.ephemerals]),
+    ],
     ['files', JSON.stringify([...slack.workspace.files.values()].map((f) => [f.name, f.title, f.initialComment]))],
   ];
   for (const [where, text] of places) {
@@ -194,4 +220,35 @@ export function useHarness(options: HarnessOptions): () => Harness {
     if (harness === undefined) throw new Error('the harness starts in beforeAll: use it inside a test');
     return harness;
   };
+}
+
+const MARKER = 'marker, answer briefly [len:40]';
+
+/**
+ * What reached the service from `since` on, besides a mention sent now, once the bot has answered that
+ * mention in full: events reach the bot in order, so whatever it would still do about earlier ones has
+ * begun by then. Proves that the bot did nothing, without sleeping and hoping long enough.
+ */
+export async function requestsUntilMarker(harness: Harness, since: number): Promise<RecordedRequest[]> {
+  const { slack, emulator } = harness;
+  const from = emulator.requests.length;
+  const marker = await slack.userSays({ user: 'U2', channel: CHANNEL, text: `<@UBOT> ${MARKER}` });
+  const request = await slack.waitFor(
+    () => emulator.requests.slice(from).find((r) => r.path.endsWith('/v1/messages') && mentions(r, MARKER)),
+    { timeoutMs: 15_000 },
+  );
+  const expected = await expectedReply(harness, emulator.requests.indexOf(request));
+  await slack.waitFor(
+    () => {
+      const [reply, ...more] = botReplies(slack, marker.ts);
+      return more.length === 0 && reply?.text === expected && reply.stream?.state !== 'streaming';
+    },
+    { timeoutMs: 15_000 },
+  );
+  // The marker's requests: the bot's, and the replay behind its expected reply.
+  return emulator.requests.slice(since).filter((r) => !mentions(r, MARKER));
+}
+
+function mentions(request: RecordedRequest, text: string): boolean {
+  return JSON.stringify(request.body).includes(text);
 }

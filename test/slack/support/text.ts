@@ -25,8 +25,10 @@ export function reassemble(messages: readonly string[]): string {
       let body = message;
       const previous = messages[index - 1];
       const next = messages[index + 1];
-      if (previous !== undefined && ADDED_CLOSING.test(previous) && ADDED_REOPEN.test(body)) body = body.replace(ADDED_REOPEN, '');
-      if (next !== undefined && ADDED_CLOSING.test(body) && ADDED_REOPEN.test(next)) body = body.replace(ADDED_CLOSING, '\n');
+      if (previous !== undefined && ADDED_CLOSING.test(previous) && ADDED_REOPEN.test(body))
+        body = body.replace(ADDED_REOPEN, '');
+      if (next !== undefined && ADDED_CLOSING.test(body) && ADDED_REOPEN.test(next))
+        body = body.replace(ADDED_CLOSING, '\n');
       return body;
     })
     .join('');

@@ -1,13 +1,15 @@
-import type { CancellationRegistry, ChatDeps, ChatSurface, InFlightWork, Logger } from '@genbot/core';
+import type { RefusalNotices } from '@genbot/core/chat';
+import type { Logger } from '@genbot/core/log';
+import type { JobIntake, ResultPresses, UsageReporter } from '@genbot/core/work';
 
-/** What event handlers share: the running work, and use-case deps around a surface. */
-export interface HandlerContext {
-  work: InFlightWork;
-  /** Work keyed by the message that started it (`triggerKey`), so deleting that message stops it. */
-  cancellations: CancellationRegistry;
+/** What ingress handlers share: the door jobs go through, result buttons, and the `/usage` answer. */
+export interface IngressContext {
+  intake: JobIntake;
+  /** Unset without a store: results then carry no buttons, and a press finds no record. */
+  presses?: ResultPresses | undefined;
+  /** Unset until a store keeps usage: `/usage` then says so. */
+  usage?: UsageReporter | undefined;
+  /** Which refusals of plain messages are said in words rather than with a reaction. */
+  notices: RefusalNotices;
   logger: Logger;
-  depsFor(surface: ChatSurface, logger: Logger): ChatDeps;
 }
-
-/** Said when an event arrives while the bot is shutting down. */
-export const RESTARTING = "I'm restarting right now: try again in a minute.";

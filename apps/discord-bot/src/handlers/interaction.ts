@@ -1,37 +1,93 @@
-import { imagine } from '@genbot/core';
-import { MessageFlags, type Interaction } from 'discord.js';
-import { IMAGINE_COMMAND, parseImagineOptions } from '../commands.js';
+import { copy } from '@genbot/core/chat';
+import type { Logger } from '@genbot/core/log';
+import { type ChatInputCommandInteraction, type Interaction, MessageFlags } from 'discord.js';
+import { EDIT_IMAGE_COMMAND, IMAGINE_COMMAND, parseImagineOptions, USAGE_COMMAND } from '../commands.js';
 import { discordCall, toChatError } from '../discord-errors.js';
-import { InteractionSurface } from '../interaction-surface.js';
+import { imagineJob } from '../imagine-job.js';
 import { cacheMentionedMembers, cachedNames, plainText } from '../mentions.js';
-import { RESTARTING, type HandlerContext } from './context.js';
+import type { IngressContext } from './context.js';
+import { openMessageEditForm } from './edit-image-command.js';
+import { submitForm } from './form-submit.js';
+import { pressResultButton } from './result-button.js';
 
 /**
- * `/imagine`: deferred at once, then the core use case through the
- * interaction's webhook. No message triggers it, so nothing can be deleted to
- * cancel it: only shutdown stops it.
+ * Names in the prompt are looked up before the job is submitted, within a
+ * share of Discord's 3 s to answer: past it, unknown names stay unknown.
  */
-export function handleInteraction(interaction: Interaction, context: HandlerContext): void {
-  if (!interaction.isChatInputCommand() || interaction.commandName !== IMAGINE_COMMAND) return;
-  const logger = context.logger.child({ interactionId: interaction.id, channelId: interaction.channelId });
-  const request = parseImagineOptions(interaction.options);
-  const accepted = context.work.run(
-    async (signal) => {
-      // Discord drops interactions unanswered after 3 s: acknowledge before anything slow.
-      await discordCall(() => interaction.deferReply());
-      logger.info('imagine command');
-      const surface = new InteractionSurface(interaction);
-      // The model (and the progress message) read names, not <@id> markup.
-      await cacheMentionedMembers(request.prompt, interaction.guild);
-      const prompt = plainText(request.prompt, interaction.client.user.id, cachedNames(interaction.client, interaction.guild));
-      const input = { target: { channelId: interaction.channelId }, ...request, prompt, userId: interaction.user.id };
-      await imagine(input, context.depsFor(surface, logger), signal);
-    },
-    (error) => logger.error({ err: toChatError(error) }, 'could not answer /imagine'),
-  );
-  if (!accepted) {
-    interaction
-      .reply({ content: RESTARTING, flags: MessageFlags.Ephemeral })
-      .catch((error: unknown) => logger.warn({ err: toChatError(error) }, 'could not say we are restarting'));
+const NAME_LOOKUP_MS = 1_000;
+
+async function withinTime(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/**
+ * `/imagine`: parsed into a job and submitted before Discord is answered, so
+ * a refusal (quota, restart) is private; an accepted job gets the public
+ * deferred response that its worker fills in.
+ */
+async function submitImagine(
+  interaction: ChatInputCommandInteraction,
+  context: IngressContext,
+  logger: Logger,
+): Promise<void> {
+  const request = parseImagineOptions(interaction.options);
+  // The model (and the progress message) read names, not <@id> markup.
+  await withinTime(cacheMentionedMembers(request.prompt, interaction.guild), NAME_LOOKUP_MS);
+  const names = cachedNames(interaction.client, interaction.guild);
+  const prompt = plainText(request.prompt, interaction.client.user.id, names);
+  const job = imagineJob(interaction, { ...request, prompt });
+  const result = await context.intake.submit(job);
+  if (!result.accepted) {
+    logger.info('imagine command refused');
+    await discordCall(() => interaction.reply({ content: result.answer, flags: MessageFlags.Ephemeral }));
+    return;
+  }
+  // One interaction id is one job: a repeated delivery was answered the first time.
+  if (result.duplicate) return;
+  logger.info({ jobId: job.id }, 'imagine command');
+  await discordCall(() => interaction.deferReply());
+}
+
+/** `/usage`: this user's usage, to them alone. */
+async function answerUsage(interaction: ChatInputCommandInteraction, context: IngressContext): Promise<void> {
+  const answer =
+    context.usage === undefined
+      ? copy.usageNotRecorded
+      : await context.usage.answer({
+          platform: 'discord',
+          userId: interaction.user.id,
+          ...(interaction.guildId === null ? {} : { workspaceId: interaction.guildId }),
+        });
+  await discordCall(() => interaction.reply({ content: answer, flags: MessageFlags.Ephemeral }));
+}
+
+/** What an interaction asks for, or undefined for one the bot does not answer. */
+function answer(interaction: Interaction, context: IngressContext, logger: Logger): Promise<void> | undefined {
+  if (interaction.isChatInputCommand()) {
+    if (interaction.commandName === IMAGINE_COMMAND) return submitImagine(interaction, context, logger);
+    if (interaction.commandName === USAGE_COMMAND) return answerUsage(interaction, context);
+    return undefined;
+  }
+  if (interaction.isMessageContextMenuCommand() && interaction.commandName === EDIT_IMAGE_COMMAND) {
+    return openMessageEditForm(interaction, logger);
+  }
+  if (interaction.isButton()) return pressResultButton(interaction, context, logger);
+  if (interaction.isModalSubmit()) return submitForm(interaction, context, logger);
+  return undefined;
+}
+
+/** Commands, buttons and forms: parsed and handed on; the work itself runs in a job worker. */
+export function handleInteraction(interaction: Interaction, context: IngressContext): void {
+  const logger = context.logger.child({ interactionId: interaction.id, channelId: interaction.channelId });
+  answer(interaction, context, logger)?.catch((error: unknown) =>
+    logger.error({ err: toChatError(error), interactionType: interaction.type }, 'could not answer the interaction'),
+  );
 }

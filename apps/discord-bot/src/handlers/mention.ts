@@ -1,10 +1,11 @@
-import { handleMention, type Logger, type ThreadMessage } from '@genbot/core';
+import type { ThreadMessage } from '@genbot/core/chat';
+import type { Logger } from '@genbot/core/log';
 import type { Message } from 'discord.js';
-import type { ChannelSurface } from '../channel-surface.js';
 import { toChatError } from '../discord-errors.js';
+import { mentionJob } from '../mention-job.js';
 import { toThreadMessage } from '../thread-message.js';
-import { triggerKey } from '../trigger-key.js';
-import { RESTARTING, type HandlerContext } from './context.js';
+import { TURNED_AWAY } from '../turned-away.js';
+import type { IngressContext } from './context.js';
 
 /** People's messages that address the bot: a mention, or a reply to the bot with the ping left on. */
 function addressesBot(message: Message, selfId: string): boolean {
@@ -24,32 +25,32 @@ async function referencedMessage(message: Message, selfId: string, logger: Logge
   }
 }
 
+async function submitMention(message: Message, selfId: string, context: IngressContext, logger: Logger) {
+  const job = mentionJob(message, selfId, await referencedMessage(message, selfId, logger));
+  const result = await context.intake.submit(job);
+  if (result.accepted) {
+    if (!result.duplicate) logger.info({ jobId: job.id }, 'mention');
+    return;
+  }
+  if (context.notices.shouldSay(message.author.id, message.channelId, result.answer)) {
+    logger.info('mention refused');
+    await message.reply(result.answer);
+    return;
+  }
+  logger.info('mention refused again: marked, not answered');
+  await message.react(TURNED_AWAY);
+}
+
 /**
- * A mention in a channel or thread: answered as a reply to it (a conversation,
- * or an image edit), until that ends, the bot shuts down or the mention is deleted.
+ * A mention in a channel or thread: parsed into a job and submitted; a
+ * refusal is one short reply (its repeats a reaction). The answer (a conversation, or an image edit)
+ * comes from the job's worker, as a reply to the mention.
  */
-export function handleMessage(message: Message, surface: ChannelSurface, context: HandlerContext): void {
+export function handleMessage(message: Message, context: IngressContext): void {
   const selfId = message.client.user.id;
   if (!addressesBot(message, selfId)) return;
   const logger = context.logger.child({ channelId: message.channelId, messageId: message.id });
-  const trigger = toThreadMessage(message, selfId);
-  // Replies to the mention keep the answer next to it; outside threads the reply chain is the conversation.
-  const target = { channelId: message.channelId, threadId: message.id };
-  const accepted = context.work.run(
-    (shutdown) =>
-      context.cancellations.run(
-        triggerKey(message.id),
-        async (signal) => {
-          logger.info('mention');
-          const referenced = await referencedMessage(message, selfId, logger);
-          const input = { target, trigger, referenced, userId: message.author.id };
-          await handleMention(input, context.depsFor(surface, logger), signal);
-        },
-        shutdown,
-      ),
-    (error) => logger.error({ err: toChatError(error) }, 'could not answer the mention'),
+  submitMention(message, selfId, context, logger).catch((error: unknown) =>
+    logger.error({ err: toChatError(error) }, 'could not take the mention'),
   );
-  if (!accepted) {
-    message.reply(RESTARTING).catch((error: unknown) => logger.warn({ err: toChatError(error) }, 'could not say we are restarting'));
-  }
 }

@@ -1,11 +1,14 @@
-import { NoOutputError } from '@genbot/core';
+import { NoOutputError } from '@genbot/core/errors';
 import type { Command } from '../args.js';
 import { writeOut } from '../write-out.js';
 import type { CommandContext } from './context.js';
 
 type ChatCommand = Extract<Command, { kind: 'chat' }>;
 
-/** Streams a messages reply to stdout delta by delta, then ends the line. */
+/**
+ * Streams a messages reply to stdout delta by delta, then ends the line. A
+ * reply the model refuses part-way fails after its text (SafetyStopError).
+ */
 export async function runChat(command: ChatCommand, ctx: CommandContext): Promise<void> {
   const client = await ctx.connect();
   const stream = client.streamMessage(
@@ -33,10 +36,10 @@ export async function runChat(command: ChatCommand, ctx: CommandContext): Promis
   if (!wroteText) {
     // A content block may open with its text instead of sending it as deltas.
     if (final.text === '') {
-      const reason = final.stopReason === 'refusal' ? 'the model refused to answer' : 'the reply was empty';
-      throw new NoOutputError(`The service returned no text: ${reason} (stop reason ${final.stopReason ?? 'none'}).`, {
-        wanted: 'text',
-      });
+      throw new NoOutputError(
+        `The service returned no text: the reply was empty (stop reason ${final.stopReason ?? 'none'}).`,
+        { wanted: 'text', stopReason: final.stopReason ?? undefined },
+      );
     }
     await writeOut(ctx.stdout, final.text);
   }

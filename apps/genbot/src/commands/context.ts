@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
-import type { GenAiClient, ServiceConfig } from '@genbot/core';
-import type { Logger } from '@genbot/core';
+import type { GenAiClient } from '@genbot/core/genai';
+import type { ServiceConfig } from '@genbot/core/config';
+import type { Logger } from '@genbot/core/log';
 import type { ProgressStream } from '../progress.js';
 
 /** What every command runs with; main.ts builds it, tests of the wiring go through the real process. */

@@ -1,6 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { MAX_INLINE_IMAGE_BYTES, readInputImage, UsageError, type InputImage } from '@genbot/core';
+import { MAX_INLINE_IMAGE_BYTES, readInputImage, type InputImage } from '@genbot/core/genai';
+import { UsageError } from '@genbot/core/errors';
 import type { Command } from '../args.js';
 import type { CommandContext } from './context.js';
 import { generateAndSave, prepareOutputDirectory } from './images.js';
@@ -17,7 +18,7 @@ export async function runEdit(command: EditCommand, ctx: CommandContext): Promis
       prompt: command.instruction,
       aspectRatio: command.aspectRatio,
       image,
-      nameFrom: `${path.parse(command.imagePath).name} ${command.instruction}`,
+      sourceName: command.imagePath,
     },
     out,
     ctx,

@@ -1,6 +1,8 @@
 import path from 'node:path';
-import { UsageError, type AspectRatio, type InputImage } from '@genbot/core';
-import { ensureDirectory, slugify, writeNewFile } from '../output-files.js';
+import { imageFileStem } from '@genbot/core/chat';
+import { UsageError } from '@genbot/core/errors';
+import type { AspectRatio, InputImage } from '@genbot/core/genai';
+import { ensureDirectory, writeNewFile } from '../output-files.js';
 import { startProgress } from '../progress.js';
 import { writeOut } from '../write-out.js';
 import type { CommandContext } from './context.js';
@@ -29,8 +31,8 @@ export interface ImageJob {
   prompt: string;
   aspectRatio: AspectRatio | undefined;
   image?: InputImage;
-  /** The text file names are made from. */
-  nameFrom: string;
+  /** The edited file's name, which edits are named after first. */
+  sourceName?: string;
 }
 
 /** Generates, then writes every image under a fresh name and prints its path as soon as it exists. */
@@ -45,9 +47,12 @@ export async function generateAndSave(job: ImageJob, out: OutputDirectory, ctx: 
     )
     .finally(() => progress.stop());
 
-  const slug = slugify(job.nameFrom);
-  for (const [index, image] of images.entries()) {
-    const name = await writeNewFile(out.absolute, `${slug}-${index + 1}`, image.extension, image.bytes);
-    await writeOut(ctx.stdout, `${path.join(out.shown, name)}\n`);
+  // Named as the bots name the same images.
+  const stem = imageFileStem({ prompt: job.prompt, sourceName: job.sourceName });
+  let next = 1;
+  for (const image of images) {
+    const written = await writeNewFile(out.absolute, { stem, extension: image.extension, bytes: image.bytes }, next);
+    next = written.number + 1;
+    await writeOut(ctx.stdout, `${path.join(out.shown, written.name)}\n`);
   }
 }

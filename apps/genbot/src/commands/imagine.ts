@@ -12,7 +12,6 @@ export async function runImagine(command: ImagineCommand, ctx: CommandContext): 
       model: command.model ?? ctx.service.imageModel,
       prompt: command.prompt,
       aspectRatio: command.aspectRatio,
-      nameFrom: command.prompt,
     },
     out,
     ctx,

@@ -1,14 +1,15 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from '@genbot/core';
+import { UsageError } from '@genbot/core/errors';
 
-export const LAUNCH_COMMAND_NAMES = ['start', 'slack', 'discord'] as const;
+export const LAUNCH_COMMAND_NAMES = ['start', 'slack', 'discord', 'worker'] as const;
 export type LaunchCommandName = (typeof LAUNCH_COMMAND_NAMES)[number];
 
-/** The long-running commands: the bots, or the local playground. */
+/** The long-running commands: the bots, the job workers, or the local playground. */
 export type LaunchCommand =
   | { kind: 'start' }
   | { kind: 'slack' }
   | { kind: 'discord' }
+  | { kind: 'worker' }
   | { kind: 'discord-register'; guildId: string | undefined };
 
 export function isLaunchCommandName(word: string): word is LaunchCommandName {
@@ -24,7 +25,9 @@ Discord when DISCORD_TOKEN is set. With neither, starts the local playground: th
 service emulator (or GENAI_BASE_URL), emulated Slack and Discord channels with both
 bots connected, and a page on PLAYGROUND_PORT (default 8787); its address is printed.
 
-SIGINT or SIGTERM stops taking new work, lets replies in progress finish, then exits.
+SIGINT or SIGTERM stops taking new work, lets replies in progress finish (up to
+20 s; any still running then stop and say so), then exits with status 0. An error
+nothing caught is logged as fatal and ends the process the same way, with status 1.
 
 Options:
   -h, --help         show this help`,
@@ -32,6 +35,19 @@ Options:
 
 Runs the Slack bot alone (needs SLACK_BOT_TOKEN, and SLACK_APP_TOKEN for Socket
 Mode or SLACK_SIGNING_SECRET for HTTP mode).
+
+Options:
+  -h, --help         show this help`,
+  worker: `Usage: genbot worker
+
+Runs job workers only (needs REDIS_URL, and DATABASE_URL naming PostgreSQL): they
+take the image and chat jobs the bots queued on Redis and answer over the platforms'
+APIs, Slack with SLACK_BOT_TOKEN, Discord with DISCORD_TOKEN (at least one). Run any
+number of them, on any number of machines.
+
+SIGINT or SIGTERM stops taking jobs, lets the running ones finish (up to 20 s; any
+still running then are handed to another worker, which resumes them), then exits
+with status 0.
 
 Options:
   -h, --help         show this help`,
@@ -51,11 +67,14 @@ export type LaunchParse = LaunchCommand | { kind: 'help'; text: string };
 
 /** Parses the arguments after `start`, `slack` or `discord`; throws UsageError for anything else. */
 export function parseLaunchCommand(name: LaunchCommandName, args: readonly string[]): LaunchParse {
-  let parsed;
+  const options = { help: { type: 'boolean', short: 'h' }, guild: { type: 'string' } } as const;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true; strict: true }>
+  >;
   try {
     parsed = parseArgs({
       args: [...args],
-      options: { help: { type: 'boolean', short: 'h' }, guild: { type: 'string' } },
+      options,
       allowPositionals: true,
       strict: true,
     });
@@ -75,7 +94,8 @@ export function parseLaunchCommand(name: LaunchCommandName, args: readonly strin
   }
   if (register) {
     const guildId = values.guild;
-    if (guildId !== undefined && !/^\d{15,25}$/.test(guildId)) throw new UsageError('--guild must be a guild ID (a number)');
+    if (guildId !== undefined && !/^\d{15,25}$/.test(guildId))
+      throw new UsageError('--guild must be a guild ID (a number)');
     return { kind: 'discord-register', guildId };
   }
   return { kind: name };

@@ -22,7 +22,7 @@ function blocks(text, inline) {
       const body = part.replace(/^[a-z0-9+#-]*\n/i, '').replace(/\n$/, '');
       out.push(h('pre', { key: `pre${index}`, class: 'code-block' }, h('code', null, body)));
     } else {
-      const body = index % 2 === 1 ? '```' + part : part;
+      const body = index % 2 === 1 ? `\`\`\`${part}` : part;
       out.push(...inline(body, `t${index}`));
     }
   });
@@ -83,7 +83,8 @@ function discordInline(text, key, ctx) {
     DISCORD_INLINE,
     (m, k) => {
       if (m[1] !== undefined) return h('code', { key: k }, m[1]);
-      if (m[2] !== undefined) return h('span', { key: k, class: 'mention' }, `@${ctx.userName(m[2]) ?? 'unknown-user'}`);
+      if (m[2] !== undefined)
+        return h('span', { key: k, class: 'mention' }, `@${ctx.userName(m[2]) ?? 'unknown-user'}`);
       if (m[3] !== undefined) return h('strong', { key: k }, discordInline(m[3], k, ctx));
       if (m[4] !== undefined) return h('u', { key: k }, discordInline(m[4], k, ctx));
       if (m[5] !== undefined) return h('em', { key: k }, discordInline(m[5], k, ctx));
@@ -97,12 +98,20 @@ function discordInline(text, key, ctx) {
   );
 }
 
-/** Discord Markdown: headings, **bold**, *italic*, __underline__, ~~strike~~, `code`, ``` blocks, links, <@id>. */
-export function renderDiscord(text, ctx) {
+/**
+ * Standard Markdown as Discord shows it (also Slack's `markdown_text`): headings, **bold**, *italic*,
+ * __underline__, ~~strike~~, `code`, ``` blocks, links, <@id>.
+ */
+export function renderMarkdown(text, ctx) {
   return blocks(text, (part, key) =>
     part.split(/(\n)/).map((line, i) => {
       const heading = /^(#{1,3}) (.*)$/.exec(line);
-      if (heading) return h('strong', { key: `${key}h${i}`, class: `heading h${heading[1].length}` }, discordInline(heading[2], `${key}h${i}`, ctx));
+      if (heading)
+        return h(
+          'strong',
+          { key: `${key}h${i}`, class: `heading h${heading[1].length}` },
+          discordInline(heading[2], `${key}h${i}`, ctx),
+        );
       return discordInline(line, `${key}l${i}`, ctx);
     }),
   );

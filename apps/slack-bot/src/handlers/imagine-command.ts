@@ -1,46 +1,52 @@
-import { ASPECT_RATIOS, copy, imagine } from '@genbot/core';
+import { randomUUID } from 'node:crypto';
+import { copy, imagineInputProblem } from '@genbot/core/chat';
 import type { App } from '@slack/bolt';
 import { toMrkdwn } from '../mrkdwn.js';
 import { parseImagineCommand } from '../parse-command.js';
-import { SHUTTING_DOWN, type HandlerContext } from './context.js';
-
-export const MISSING_ASPECT_RATIO = `Add an aspect ratio after \`--ar\`, for example \`/imagine a lighthouse at dusk --ar 16:9\`. Allowed: ${ASPECT_RATIOS.join(', ')}.`;
-const UNREADABLE = 'Sorry, I couldn’t read that command. Please try again.';
+import type { HandlerContext } from './context.js';
 
 /**
  * `/imagine PROMPT [--ar W:H]`: acknowledged at once; a missing prompt gets
- * the usage line only the user sees; otherwise the imagine use case posts its
- * progress message in the channel and uploads the images there. No message
- * triggers it, so nothing can be deleted to cancel it: only shutdown stops it.
+ * the usage line only the user sees; otherwise it becomes a job whose worker
+ * posts the progress message in the channel and uploads the images there.
+ * No message triggers it, so nothing can be deleted to cancel it: only
+ * shutdown stops it.
  */
 export function registerImagineCommand(app: App, context: HandlerContext): void {
-  const { work, logger, deps, surface } = context;
+  const { logger, surface, jobs } = context;
   app.command('/imagine', async ({ command, ack }) => {
     const parsed = parseImagineCommand(command);
     if (!parsed.ok) {
       logger.warn({ problem: parsed.problem }, '/imagine command in an unexpected shape');
-      await ack({ response_type: 'ephemeral', text: UNREADABLE });
+      await ack({ response_type: 'ephemeral', text: toMrkdwn(copy.unreadableCommand) });
       return;
     }
-    const { channelId, userId, prompt, aspectRatio, missingAspectRatio } = parsed.value;
-    if (prompt === '' || missingAspectRatio) {
-      await ack({ response_type: 'ephemeral', text: toMrkdwn(prompt === '' ? copy.emptyPrompt : MISSING_ASPECT_RATIO) });
+    const { channelId, userId, workspaceId, triggerId, prompt, aspectRatio, missingAspectRatio } = parsed.value;
+    // A person's own mistake is answered to them alone, before anything is recorded or started.
+    const mistake =
+      missingAspectRatio && prompt.trim() !== ''
+        ? copy.missingAspectRatio
+        : imagineInputProblem({ target: { channelId }, prompt, aspectRatio });
+    if (mistake !== undefined) {
+      await ack({ response_type: 'ephemeral', text: toMrkdwn(mistake) });
       return;
     }
-    if (!work.accepting) {
-      await ack({ response_type: 'ephemeral', text: SHUTTING_DOWN });
-      return;
-    }
-    await ack();
     const log = logger.child({ channel: channelId, command: '/imagine' });
-    work.run(
-      async (signal) => {
-        // The model (and the progress message) read names, not Slack's <@U…> markup.
-        const readablePrompt = await surface.readable(prompt);
-        const outcome = await imagine({ target: { channelId }, prompt: readablePrompt, aspectRatio, userId }, { ...deps, logger: log }, signal);
-        log.info({ outcome }, '/imagine handled');
+    // The model (and the progress message) read names, not Slack's <@U…> markup.
+    const readablePrompt = await surface.readable(prompt);
+    const result = await jobs.intake.submit({
+      // trigger_id is unique per invocation; a body without one (hand-built) still gets a unique job.
+      id: `slack-cmd-${triggerId ?? randomUUID()}`,
+      platform: 'slack',
+      workspaceId,
+      channelId,
+      userId,
+      input: {
+        kind: 'imagine',
+        imagine: { target: { channelId }, prompt: readablePrompt, aspectRatio, userId },
       },
-      (error) => log.error({ err: error }, '/imagine failed'),
-    );
+    });
+    log.info({ accepted: result.accepted }, '/imagine submitted');
+    await ack(result.accepted ? undefined : { response_type: 'ephemeral', text: toMrkdwn(result.answer) });
   });
 }

@@ -5,11 +5,12 @@ import type { HandlerContext } from './context.js';
 
 /**
  * `message` events (the message.* subscriptions): a deleted message stops the
- * work it started, if any is still running. Every other message is ignored:
+ * work it started, if any is still running, here or (REDIS_URL) in the worker
+ * running it, and a job of it not yet started never starts. Every other message is ignored:
  * only mentions are answered, through `app_mention`.
  */
-export function registerMessageDeleted(app: App, context: Pick<HandlerContext, 'cancellations' | 'logger'>): void {
-  const { cancellations, logger } = context;
+export function registerMessageDeleted(app: App, context: Pick<HandlerContext, 'runtime' | 'logger'>): void {
+  const { runtime, logger } = context;
   app.event('message', async ({ body }) => {
     const parsed = parseMessageDeleted(body);
     if (!parsed.ok) {
@@ -18,8 +19,12 @@ export function registerMessageDeleted(app: App, context: Pick<HandlerContext, '
     }
     const deleted = parsed.value;
     if (deleted === undefined) return;
-    if (cancellations.cancel(triggerKey(deleted.channel, deleted.deletedTs))) {
-      logger.info({ channel: deleted.channel, ts: deleted.deletedTs }, 'trigger message deleted; its work is cancelled');
+    const where = { channel: deleted.channel, ts: deleted.deletedTs };
+    try {
+      if (await runtime.cancelEverywhere(triggerKey(deleted.channel, deleted.deletedTs)))
+        logger.info(where, 'trigger message deleted; its work is cancelled');
+    } catch (error) {
+      logger.warn({ err: error, ...where }, 'trigger message deleted; its work could not be cancelled');
     }
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildConversation } from './conversation.js';
-import { alice, bob, bot, message, otherBot } from './testing/thread.js';
+import { alice, bob, bot, message, otherBot } from '../../testing/thread.js';
 
 describe('buildConversation', () => {
   it("maps the bot's messages to assistant and everyone else's to user with their name", () => {
@@ -40,7 +40,9 @@ describe('buildConversation', () => {
     expect(buildConversation([first, message(alice, '  '), trigger, later], trigger)).toEqual([
       { role: 'user', content: 'Alice: first\n\nBob: the question' },
     ]);
-    expect(buildConversation([first], trigger)).toEqual([{ role: 'user', content: 'Alice: first\n\nBob: the question' }]);
+    expect(buildConversation([first], trigger)).toEqual([
+      { role: 'user', content: 'Alice: first\n\nBob: the question' },
+    ]);
   });
 
   it('drops the oldest messages first to stay inside the token budget', () => {

@@ -9,7 +9,7 @@ export interface ConversationOptions {
 export const DEFAULT_TOKEN_BUDGET = 8_000;
 
 // A rough but steady estimate: about four characters a token for English text.
-const CHARS_PER_TOKEN = 4;
+export const CHARS_PER_TOKEN = 4;
 
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);

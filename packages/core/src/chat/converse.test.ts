@@ -3,12 +3,13 @@ import { CancellationRegistry } from '../jobs/cancellation-registry.js';
 import { JobScheduler } from '../jobs/job-scheduler.js';
 import { buildConversation } from './conversation.js';
 import { converse } from './converse.js';
+import { copy } from './copy.js';
 import { RateLimitedError } from './errors.js';
-import type { ReplyContext, ReplyWriter, ThreadMessage } from './surface.js';
-import { fencesBalanced, reassemble } from './testing/markdown.js';
-import { RecordingSurface } from './testing/recording-surface.js';
-import { startService, type Service } from './testing/service.js';
-import { alice, bob, bot, message } from './testing/thread.js';
+import type { ReplyContext, ReplyStream, ThreadMessage } from './surface.js';
+import { fencesBalanced, reassemble } from '../../testing/markdown.js';
+import { RecordingSurface } from '../../testing/recording-surface.js';
+import { startService, type Service } from '../../testing/service.js';
+import { alice, bob, bot, message } from '../../testing/thread.js';
 
 let service: Service;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ afterAll(async () => {
 });
 
 const target = { channelId: 'C1', threadId: '1700000000.000100' };
-const fast = { minEditIntervalMs: 40 };
+const fast = { minEditIntervalMs: 40, minPostIntervalMs: 40 };
 
 function thread(question: string): { history: ThreadMessage[]; trigger: ThreadMessage } {
   const trigger = message(bob, question);
@@ -28,7 +29,11 @@ function thread(question: string): { history: ThreadMessage[]; trigger: ThreadMe
 
 /** What the emulator answers for the same conversation, read in one go. */
 async function expectedReply(history: ThreadMessage[], trigger: ThreadMessage): Promise<string> {
-  const stream = service.client.streamMessage({ model: 'chat-model-test', max_tokens: 4_096, messages: buildConversation(history, trigger) });
+  const stream = service.client.streamMessage({
+    model: 'chat-model-test',
+    max_tokens: 4_096,
+    messages: buildConversation(history, trigger),
+  });
   return (await stream.finalMessage()).text;
 }
 
@@ -72,7 +77,9 @@ describe('converse against the emulator', () => {
     expect(rest).toEqual([]);
     const [delivered, errorLine] = (text ?? '').split('\n\n⚠️ ');
     expect(delivered?.trim().length).toBeGreaterThan(0);
-    expect(errorLine).toMatch(/^_The reply stopped early: .*overloaded.*Try again/i);
+    expect(errorLine).toMatch(
+      /^_This reply is incomplete\. The chat service is overloaded right now\. Try again in a minute\._$/,
+    );
   });
 
   it('turns the placeholder into the error message when the service fails before any text', async () => {
@@ -80,7 +87,7 @@ describe('converse against the emulator', () => {
     const surface = new RecordingSurface({ limits: fast });
     expect(await converse({ target, trigger, history }, service.deps(surface))).toBe('failed');
     expect(surface.texts()).toHaveLength(1);
-    expect(surface.texts()[0]).toMatch(/^⚠️ I couldn't answer: The chat service failed \(500\)\. Try again/);
+    expect(surface.texts()[0]).toMatch(/^⚠️ I couldn't answer: The chat service failed\. Try again/);
   });
 
   it('says so when the model refuses', async () => {
@@ -90,37 +97,75 @@ describe('converse against the emulator', () => {
     expect(surface.texts()).toEqual(["I can't help with that one. Try rewording it."]);
   });
 
-  it("streams through the surface's own writer when it offers one", async () => {
+  it('keeps the text and adds a short note when the model stops it for safety part-way', async () => {
+    const { history, trigger } = thread('Tell me more [len:400] [fault:safety-stop]');
+    const surface = new RecordingSurface({ progress: true, limits: fast });
+    expect(await converse({ target, trigger, history }, service.deps(surface))).toBe('failed');
+    const [text, ...rest] = surface.texts();
+    expect(rest).toEqual([]);
+    const [delivered, note] = (text ?? '').split('\n\n');
+    expect(delivered?.trim().length).toBeGreaterThan(0);
+    expect(note).toBe(copy.replySafetyStop);
+  });
+
+  it("streams through the surface's own streaming when it offers one", async () => {
     const { history, trigger } = thread('Native please [len:300]');
     const surface = new RecordingSurface({ limits: fast });
-    const appended: string[] = [];
+    const calls: string[] = [];
     let opened: ReplyContext | undefined;
-    let finished = false;
-    const writer: ReplyWriter = {
-      append: (delta) => {
-        appended.push(delta);
-      },
-      finish: async () => {
-        finished = true;
-      },
-      fail: async () => {
-        throw new Error('not expected');
-      },
+    const stream: ReplyStream = {
+      maxChunkChars: 12_000,
+      showStatus: async (status) => void calls.push(`status ${status}`),
+      start: async (markdown) => void calls.push(`start ${markdown}`),
+      append: async (markdown) => void calls.push(`append ${markdown}`),
+      stop: async (markdown) => void calls.push(`stop ${markdown ?? ''}`),
     };
     const native = Object.assign(surface, {
-      openReplyWriter: (_target: unknown, context: ReplyContext) => {
+      openStream: (_target: unknown, context: ReplyContext) => {
         opened = context;
-        return writer;
+        return stream;
       },
     });
     expect(await converse({ target, trigger, history }, service.deps(native))).toBe('done');
     expect(opened).toEqual({ recipientUserId: bob.id });
-    expect(appended.length).toBeGreaterThan(1);
-    expect(appended.join('')).toBe(await expectedReply(history, trigger));
-    expect(finished).toBe(true);
+    expect(calls[0]).toBe(`status ${copy.thinkingStatus}`);
+    expect(calls.at(-1)).toMatch(/^stop /);
+    const text = calls
+      .filter((call) => !call.startsWith('status'))
+      .map((call) => call.replace(/^\w+ /, ''))
+      .join('');
+    expect(text).toBe(await expectedReply(history, trigger));
     expect(surface.messages).toHaveLength(0);
   });
+
+  it('cuts a reply at its length limit with a short note, and reads no further', async () => {
+    const { history, trigger } = thread('Ramble on [len:20000]');
+    const surface = new RecordingSurface({ progress: true, limits: { ...fast, maxMessageChars: 4_000 } });
+    const deps = { ...service.deps(surface), config: { ...service.deps(surface).config, maxReplyChars: 5_000 } };
+    expect(await converse({ target, trigger, history }, deps)).toBe('done');
+    const texts = surface.texts();
+    expect(texts.at(-1)).toMatch(new RegExp(`${escapeRegExp(copy.replyTooLong)}$`));
+    const shown = reassemble(texts).replace(/\n+(```\n+)?_The reply was getting too long, so it stops here\._$/, '');
+    expect(shown.length).toBeLessThanOrEqual(5_000);
+    expect((await expectedReply(history, trigger)).startsWith(shown.slice(0, 4_000))).toBe(true);
+  });
+
+  it('enforces max_tokens itself when the service runs past it', async () => {
+    const { history, trigger } = thread('Never stop [len:50000] [fault:ignore-max-tokens]');
+    const surface = new RecordingSurface({ progress: true, limits: { ...fast, maxMessageChars: 4_000 } });
+    const base = service.deps(surface);
+    // 500 tokens asked for: a reply of 50,000 characters is far past any count of them.
+    const deps = { ...base, config: { ...base.config, maxTokens: 500 } };
+    expect(await converse({ target, trigger, history }, deps)).toBe('done');
+    const texts = surface.texts();
+    expect(texts.at(-1)).toMatch(new RegExp(`${escapeRegExp(copy.replyTooLong)}$`));
+    expect(texts.join('').length).toBeLessThan(500 * 2 * 4 + 200);
+  });
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 /** Resolves once `probe` holds, checking on every timer turn. */
 async function until(probe: () => boolean): Promise<void> {
@@ -134,7 +179,9 @@ describe('converse cancelled, and under the scheduler', () => {
     const surface = new RecordingSurface({ progress: true, limits: fast });
     const registry = new CancellationRegistry();
     const key = 'slack:C1:1700000000.000100';
-    const outcome = registry.run(key, (signal) => converse({ target, trigger, history }, service.deps(surface), signal));
+    const outcome = registry.run(key, (signal) =>
+      converse({ target, trigger, history }, service.deps(surface), signal),
+    );
     await until(() => surface.messages.length > 0);
     expect(registry.cancel(key)).toBe(true);
     expect(await outcome).toBe('failed');
@@ -149,7 +196,7 @@ describe('converse cancelled, and under the scheduler', () => {
     expect(registry.size).toBe(0);
   });
 
-  it('says "Stopped" rather than "Cancelled" when shutdown aborts it', async () => {
+  it('ends with the restart note, keeping the question, rather than "Cancelled" when shutdown aborts it', async () => {
     const { history, trigger } = thread('Another long one [len:2000] [delay:100]');
     const surface = new RecordingSurface({ progress: true, limits: fast });
     const shutdown = new AbortController();
@@ -157,7 +204,38 @@ describe('converse cancelled, and under the scheduler', () => {
     await until(() => surface.messages.length > 0);
     shutdown.abort(new Error('shutting down'));
     expect(await outcome).toBe('failed');
-    expect(surface.texts().at(-1)).toMatch(/_Stopped\._$/);
+    const [text, ...rest] = surface.texts();
+    expect(rest).toEqual([]);
+    expect(text).toMatch(
+      /.\n\n🔄 I'm restarting\. “Another long one \[len:2000\] \[delay:100\]” will continue after the restart\.$/,
+    );
+  });
+
+  it('shows a chat waiting for a free slot its place in line, then answers in the same message', async () => {
+    const scheduler = new JobScheduler({ stream: { concurrency: 1 } });
+    const controller = new AbortController();
+    const first = thread('Long answer please [len:2000] [delay:100]');
+    const busy = new RecordingSurface({ progress: true, limits: fast });
+    const deps = (surface: RecordingSurface): ReturnType<Service['deps']> => ({ ...service.deps(surface), scheduler });
+    const running = converse(
+      { target, trigger: first.trigger, history: first.history, userId: bob.id },
+      deps(busy),
+      controller.signal,
+    );
+    await until(() => busy.messages.length > 0);
+
+    const waiting = new RecordingSurface({ progress: true, limits: fast });
+    const second = thread('Short one [len:100]');
+    const answered = converse(
+      { target, trigger: second.trigger, history: second.history, userId: alice.id },
+      deps(waiting),
+    );
+    await until(() => waiting.messages.length > 0);
+    expect(waiting.texts()).toEqual([copy.chatQueued(1)]);
+    controller.abort(new Error('test over'));
+    expect(await running).toBe('failed');
+    expect(await answered).toBe('done');
+    expect(waiting.texts()).toEqual([await expectedReply(second.history, second.trigger)]);
   });
 
   it('refuses a second stream of the same user with when to try again, and streams another user', async () => {
@@ -166,20 +244,28 @@ describe('converse cancelled, and under the scheduler', () => {
     const first = thread('Long answer please [len:2000] [delay:100]');
     const busy = new RecordingSurface({ progress: true, limits: fast });
     const deps = (surface: RecordingSurface): ReturnType<Service['deps']> => ({ ...service.deps(surface), scheduler });
-    const running = converse({ target, trigger: first.trigger, history: first.history, userId: bob.id }, deps(busy), controller.signal);
+    const running = converse(
+      { target, trigger: first.trigger, history: first.history, userId: bob.id },
+      deps(busy),
+      controller.signal,
+    );
     await until(() => busy.messages.length > 0);
     expect(scheduler.stats().stream).toEqual({ running: 1, queued: 0 });
 
     const requestsBefore = service.emulator.requests.length;
     const refused = new RecordingSurface({ progress: true, limits: fast });
     const second = thread('And another');
-    expect(await converse({ target, trigger: second.trigger, history: second.history, userId: bob.id }, deps(refused))).toBe('rejected');
+    expect(
+      await converse({ target, trigger: second.trigger, history: second.history, userId: bob.id }, deps(refused)),
+    ).toBe('rejected');
     expect(refused.texts()).toEqual(['⏳ You already have requests on the way. Try again in about 8 seconds.']);
     expect(service.emulator.requests.length).toBe(requestsBefore);
 
     const other = new RecordingSurface({ progress: true, limits: fast });
     const third = thread('Short one [len:100]');
-    expect(await converse({ target, trigger: third.trigger, history: third.history, userId: alice.id }, deps(other))).toBe('done');
+    expect(
+      await converse({ target, trigger: third.trigger, history: third.history, userId: alice.id }, deps(other)),
+    ).toBe('done');
 
     controller.abort(new Error('test over'));
     expect(await running).toBe('failed');

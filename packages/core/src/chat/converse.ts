@@ -1,16 +1,39 @@
 import { describeError } from '../genai/describe-error.js';
-import { cancelledByTrigger } from '../jobs/cancellation-registry.js';
+import { NoOutputError, SafetyStopError } from '../genai/errors.js';
 import { JobRejectedError } from '../jobs/job-rejected-error.js';
-import { runModelCall } from '../jobs/run-model-call.js';
-import { systemClock } from './clock.js';
-import { buildConversation } from './conversation.js';
+import { stoppedEarly } from '../jobs/stopped-early.js';
+import { buildConversation, CHARS_PER_TOKEN } from './conversation.js';
 import { copy } from './copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
-import { createEditReplyWriter } from './edit-reply-writer.js';
-import type { ChatTarget, ReplyWriter, ThreadMessage } from './surface.js';
+import type { ReplyWriter } from './reply-pump.js';
+import { createReplyWriter } from './reply-writer.js';
+import { runModelCall } from './run-model-call.js';
+import { tellPrivatelyUnlessShown } from './status-message.js';
+import type { ChatTarget, ThreadMessage } from './surface.js';
 import { readThreadOrNothing } from './thread-history.js';
+import { turnAway } from './turn-away.js';
 
 export const DEFAULT_MAX_TOKENS = 2_048;
+export const DEFAULT_MAX_REPLY_CHARS = 40_000;
+
+/**
+ * How far past `max_tokens` a reply may run, by our rough count, before it is
+ * cut: an honest service stops at the budget itself, and the count (a few
+ * characters a token) is only an estimate, so the margin is wide; it still
+ * bounds a service that ignores the budget altogether.
+ */
+const MAX_TOKENS_MARGIN = 2;
+
+/** Characters a reply may have: the configured cap, and the requested max_tokens enforced locally. */
+function replyLimit(maxReplyChars: number, maxTokens: number): number {
+  return Math.min(maxReplyChars, maxTokens * MAX_TOKENS_MARGIN * CHARS_PER_TOKEN);
+}
+
+/** The first `count` characters of `text`, never ending between the halves of a surrogate pair. */
+function head(text: string, count: number): string {
+  const code = text.charCodeAt(count - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? count - 1 : count);
+}
 
 export interface ConverseInput {
   /** The thread the reply goes to (the mention itself when it starts none). */
@@ -34,58 +57,146 @@ async function close(deps: ChatDeps, writer: ReplyWriter, failure: string | unde
 }
 
 /**
+ * A refusal is one short answer: in the reply when one is on screen already,
+ * else a message of its own (told privately first when the channel is busy).
+ */
+async function refuse(
+  deps: ChatDeps,
+  input: ConverseInput,
+  opened: ReplyWriter | undefined,
+  answer: string,
+): Promise<void> {
+  const { target } = input;
+  if (opened !== undefined) {
+    await close(deps, opened, answer);
+    return;
+  }
+  const answered = turnAway(deps, target, input.trigger, answer, input.userId);
+  tellPrivatelyUnlessShown(deps, target, input.userId, () => answer, answered);
+  try {
+    await answered;
+  } catch (error) {
+    deps.logger.error({ err: error }, 'could not say the conversation was refused');
+  }
+}
+
+/**
  * A mention answered in its thread: the thread becomes the conversation, the
- * reply streams through the surface's writer (or edits in place), and a
- * failure ends in a short human line; so do a scheduler refusal (when to try
- * again) and an abort (cancelled or stopped). Never rejects.
+ * reply streams through the writer (the platform's own streaming, or edits in
+ * place), showing its place in line while it waits, and a failure ends in a
+ * short human line; so do a scheduler refusal (when to try again), a deleted
+ * trigger and a restart (what was asked, and what next), which also stop the
+ * writer at once, and a refusal for safety (after some text: that text, and a
+ * note that it stopped). A reply is bounded: past `maxReplyChars`, or well past
+ * the requested `max_tokens` by a rough count, the stream is dropped and a
+ * short note ends the reply. Never rejects.
  */
 export async function converse(input: ConverseInput, deps: ChatDeps, signal?: AbortSignal): Promise<ChatOutcome> {
-  const { surface, config } = deps;
-  const writer =
-    surface.openReplyWriter?.(input.target, { recipientUserId: input.trigger.author.id }) ??
-    createEditReplyWriter(surface, input.target, { clock: deps.clock ?? systemClock, logger: deps.logger });
-  const history = input.history ?? (await readThreadOrNothing(deps, input.target, signal));
-  const messages = buildConversation(history, input.trigger, {
-    ...(config.historyTokenBudget === undefined ? {} : { tokenBudget: config.historyTokenBudget }),
-  });
+  const { config } = deps;
+  const asked = input.trigger.text;
+  let opened: ReplyWriter | undefined;
+  // The reply (and its placeholder) appears once the call is admitted or waits in line, never for a refusal.
+  const writer = (): ReplyWriter =>
+    (opened ??= createReplyWriter(deps, input.target, { recipientUserId: input.trigger.author.id }, signal, {
+      stopped: (stop) => (stop === 'cancelled' ? copy.cancelled : copy.interruptedByRestart(asked)),
+    }));
+  const maxTokens = config.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const limit = replyLimit(config.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS, maxTokens);
 
   let hadText = false;
-  let refused = false;
+  let length = 0;
+  let cut = false;
+  // Where the request stands, told privately when its reply is slow to show in a busy channel.
+  let place: number | 'running' | undefined;
+  const tellWhereItStands = (reply: ReplyWriter): void => {
+    if (place === undefined) {
+      const now = (): string =>
+        place === 'running' || place === undefined ? copy.replyOnItsWay : copy.chatQueued(place);
+      tellPrivatelyUnlessShown(deps, input.target, input.userId, now, reply.shown);
+    }
+  };
   try {
-    await runModelCall(deps, { lane: 'stream', userId: input.userId, signal }, async (jobSignal) => {
+    const scheduling = {
+      lane: 'stream',
+      userId: input.userId,
+      signal,
+      onQueued: (position: number) => {
+        const reply = writer();
+        tellWhereItStands(reply);
+        place = position;
+        reply.queued(position);
+      },
+    } as const;
+    await runModelCall(deps, scheduling, async (jobSignal) => {
+      const reply = writer();
+      tellWhereItStands(reply);
+      place = 'running';
+      reply.started();
+      const history = input.history ?? (await readThreadOrNothing(deps, input.target, signal));
+      const messages = buildConversation(history, input.trigger, {
+        ...(config.historyTokenBudget === undefined ? {} : { tokenBudget: config.historyTokenBudget }),
+      });
       const stream = deps.chat.streamMessage(
         {
           model: config.chatModel,
           messages,
-          max_tokens: config.maxTokens ?? DEFAULT_MAX_TOKENS,
+          max_tokens: maxTokens,
           ...(config.system === undefined ? {} : { system: config.system }),
         },
         jobSignal === undefined ? {} : { signal: jobSignal },
       );
       for await (const delta of stream.textDeltas()) {
         hadText = true;
-        writer.append(delta);
+        if (length + delta.length > limit) {
+          // Leaving the loop ends the stream and releases its connection: nothing more is read.
+          reply.append(head(delta, limit - length));
+          cut = true;
+          break;
+        }
+        length += delta.length;
+        reply.append(delta);
       }
-      refused = !hadText && (await stream.finalMessage()).stopReason === 'refusal';
     });
   } catch (error) {
-    if (error instanceof JobRejectedError) {
-      deps.logger.info({ reason: error.reason, retryAfterSeconds: error.retryAfterSeconds }, 'conversation refused by the scheduler');
-      await close(deps, writer, copy.busy(error.reason, error.retryAfterSeconds));
+    const stopped = stoppedEarly(error, signal);
+    if (stopped !== undefined) {
+      deps.logger.info(
+        { reason: String(signal?.aborted === true ? signal.reason : error), hadText },
+        `conversation ${stopped === 'cancelled' ? 'cancelled' : 'stopped by a restart'}`,
+      );
+      const note = stopped === 'cancelled' ? copy.cancelled : copy.interruptedByRestart(asked);
+      // Turned away by a closing line: one short answer, like any refusal.
+      if (error instanceof JobRejectedError) {
+        await refuse(deps, input, opened, note);
+        return 'rejected';
+      }
+      await close(deps, writer(), note);
+      return 'failed';
+    }
+    if (error instanceof JobRejectedError && error.reason !== 'shutting_down') {
+      deps.logger.info(
+        { reason: error.reason, retryAfterSeconds: error.retryAfterSeconds },
+        'conversation refused by the scheduler',
+      );
+      await refuse(deps, input, opened, copy.busy(error.reason, error.retryAfterSeconds));
       return 'rejected';
     }
-    if (signal?.aborted === true) {
-      deps.logger.info({ reason: String(signal.reason), hadText }, 'conversation stopped');
-      await close(deps, writer, cancelledByTrigger(signal) ? copy.cancelled : copy.stopped);
+    if (error instanceof SafetyStopError || (error instanceof NoOutputError && error.safetyBlocked)) {
+      deps.logger.info({ reason: error.message, hadText }, 'reply refused for safety');
+      await close(deps, writer(), hadText ? copy.replySafetyStop : copy.replyRefused);
       return 'failed';
     }
     deps.logger.error({ err: error, hadText }, 'conversation stream failed');
-    await close(deps, writer, copy.replyFailed(describeError(error), hadText));
+    await close(deps, writer(), copy.replyFailed(describeError(error), hadText));
     return 'failed';
+  }
+  if (cut) {
+    deps.logger.warn({ limit, maxTokens }, 'reply cut at its length limit');
+    return (await close(deps, writer(), copy.replyTooLong)) ? 'done' : 'failed';
   }
   if (!hadText) {
-    await close(deps, writer, refused ? copy.replyRefused : copy.noReplyText);
+    await close(deps, writer(), copy.noReplyText);
     return 'failed';
   }
-  return (await close(deps, writer, undefined)) ? 'done' : 'failed';
+  return (await close(deps, writer(), undefined)) ? 'done' : 'failed';
 }

@@ -1,5 +1,7 @@
 import type { JobScheduler } from '../jobs/job-scheduler.js';
-import type { Clock } from './clock.js';
+import type { ChannelBudget } from './channel-budget.js';
+import type { RefusalNotices } from './refusal-notices.js';
+import type { Clock } from '../time/clock.js';
 import type { ChatLogger, ChatModel, ImageModel } from './ports.js';
 import type { ChatSurface } from './surface.js';
 
@@ -8,8 +10,10 @@ export interface ChatConfig {
   imageModel: string;
   /** CHAT_MODEL: conversations. */
   chatModel: string;
-  /** max_tokens of a reply (default 2,048). */
+  /** max_tokens of a reply (default 2,048); enforced locally too, roughly, should the service run past it. */
   maxTokens?: number;
+  /** Longest reply shown, in characters (REPLY_MAX_CHARS, default 40,000); past it, a short note ends it. */
+  maxReplyChars?: number;
   /** System prompt of conversations. */
   system?: string;
   /** Estimated tokens of thread history sent with a conversation (default 8,000). */
@@ -25,11 +29,15 @@ export interface ChatDeps {
   config: ChatConfig;
   logger: ChatLogger;
   clock?: Clock;
+  /** The process's one per-channel budget: every post and edit waits its turn there. */
+  channels: ChannelBudget;
   /**
    * Shared admission of model calls (one per process). Used only for inputs
    * that carry a `userId`; without either, calls run at once.
    */
   scheduler?: JobScheduler | undefined;
+  /** The process's memory of refusals said; without it, every refusal is said. */
+  notices?: RefusalNotices | undefined;
 }
 
 /**

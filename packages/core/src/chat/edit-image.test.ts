@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { tinyPng } from '../genai/test-fixtures.js';
+import { tinyPng } from '../../testing/fixtures.js';
 import { JobScheduler } from '../jobs/job-scheduler.js';
 import type { GeneratedImage, InputImage } from '../genai/types.js';
 import { editImage } from './edit-image.js';
 import type { ChatDeps } from './deps.js';
 import type { ImageModel } from './ports.js';
-import { RecordingSurface } from './testing/recording-surface.js';
+import { RecordingSurface } from '../../testing/recording-surface.js';
+import { ChannelBudget } from './channel-budget.js';
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const target = { channelId: 'C1', threadId: 'T1' };
@@ -16,7 +17,14 @@ function deps(surface: RecordingSurface, images: ImageModel): ChatDeps {
       throw new Error('not used');
     },
   };
-  return { surface, images, chat, config: { imageModel: 'img', chatModel: 'chat' }, logger: silent };
+  return {
+    surface,
+    images,
+    chat,
+    config: { imageModel: 'img', chatModel: 'chat' },
+    logger: silent,
+    channels: new ChannelBudget(),
+  };
 }
 
 function recordingModel(): ImageModel & { sent: InputImage[] } {
@@ -42,7 +50,7 @@ describe('editImage', () => {
     expect(await editImage({ target, instruction: 'brighter', candidates }, deps(surface, model))).toBe('done');
     expect(surface.downloads).toEqual(['second']);
     expect(model.sent.map((image) => image.mimeType)).toEqual(['image/png']);
-    expect(surface.uploads[0]?.files[0]?.name).toBe('brighter-1.png');
+    expect(surface.uploads[0]?.files[0]?.name).toBe('photo-brighter-1.png');
   });
 
   it('says there is no image to edit, sending nothing', async () => {
@@ -58,9 +66,12 @@ describe('editImage', () => {
     const model = recordingModel();
     const instant = { now: () => 0, sleep: async () => {} };
     const candidates = [{ id: 'gone', name: 'gone.png', mimeType: 'image/png' }];
-    const outcome = await editImage({ target, instruction: 'brighter', candidates }, { ...deps(surface, model), clock: instant });
+    const outcome = await editImage(
+      { target, instruction: 'brighter', candidates },
+      { ...deps(surface, model), clock: instant },
+    );
     expect(outcome).toBe('rejected');
-    expect(surface.texts()).toEqual(['I couldn\'t download “gone.png”. Trying again may help.']);
+    expect(surface.texts()).toEqual(["I couldn't download “gone.png”. Trying again may help."]);
     expect(model.sent).toEqual([]);
   });
 });
@@ -100,28 +111,50 @@ describe('editImage under the job scheduler', () => {
       return edit(message, text);
     };
     const model = heldModel();
-    const scheduled = { ...deps(surface, model), clock: instant, scheduler: new JobScheduler({ image: { concurrency: 1 } }) };
+    const scheduled = {
+      ...deps(surface, model),
+      clock: instant,
+      scheduler: new JobScheduler({ image: { concurrency: 1 } }),
+    };
     const first = editImage({ target, instruction: 'brighter', candidates, userId: 'U1' }, scheduled);
     const second = editImage({ target, instruction: 'darker', candidates, userId: 'U2' }, scheduled);
     await until(() => surface.texts()[1]?.startsWith('⏳') === true);
     expect(surface.texts()[1]).toBe('⏳ Your edit “darker” is next in line.');
     model.release();
     expect(await Promise.all([first, second])).toEqual(['done', 'done']);
-    expect(history).toEqual([
-      '⏳ Your edit “darker” is next in line.',
-      '🖌️ Editing the image: “darker”…',
-      '🖌️ Done: 1 edited image for “darker”.',
-    ]);
+    // Posted as its place in line, then edited as the edit goes on.
+    expect(history).toEqual(['🖌️ Editing the image: “darker”…', '🖌️ Done: 1 edited image for “darker”.']);
   });
 
-  it("turns the progress message into when to try again when the user is over their share; the model sees nothing", async () => {
+  it('downloads the source only once the job is admitted', async () => {
+    const surface = new RecordingSurface({ files: { photo: tinyPng() } });
+    const model = heldModel();
+    const scheduled = {
+      ...deps(surface, model),
+      clock: instant,
+      scheduler: new JobScheduler({ image: { concurrency: 1 } }),
+    };
+    const first = editImage({ target, instruction: 'brighter', candidates, userId: 'U1' }, scheduled);
+    const second = editImage({ target, instruction: 'darker', candidates, userId: 'U2' }, scheduled);
+    await until(() => model.calls === 1 && surface.texts()[1]?.startsWith('⏳') === true);
+    expect(surface.downloads).toEqual(['photo']);
+    model.release();
+    expect(await Promise.all([first, second])).toEqual(['done', 'done']);
+    expect(surface.downloads).toEqual(['photo', 'photo']);
+  });
+
+  it('answers a user over their share once with when to try again; nothing is downloaded or sent', async () => {
     const surface = new RecordingSurface({ files: { photo: tinyPng() } });
     const model = heldModel();
     const scheduled = { ...deps(surface, model), scheduler: new JobScheduler({ image: { perUser: 1 } }) };
     const first = editImage({ target, instruction: 'brighter', candidates, userId: 'U1' }, scheduled);
     await until(() => model.calls === 1);
     expect(await editImage({ target, instruction: 'darker', candidates, userId: 'U1' }, scheduled)).toBe('rejected');
-    expect(surface.texts()[1]).toBe('⏳ You already have requests on the way. Try again in about 20 seconds.');
+    // One short answer: no progress message before it, no download.
+    expect(surface.texts().slice(1)).toEqual([
+      '⏳ You already have requests on the way. Try again in about 20 seconds.',
+    ]);
+    expect(surface.downloads).toEqual(['photo']);
     expect(model.calls).toBe(1);
     model.release();
     expect(await first).toBe('done');

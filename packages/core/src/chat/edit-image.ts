@@ -1,18 +1,12 @@
-import { UsageError } from '../genai/errors.js';
-import { MAX_INLINE_IMAGE_BYTES, readInputImage } from '../genai/images.js';
-import type { InputImage } from '../genai/types.js';
 import { isImageAttachment } from './attachments.js';
-import { systemClock } from './clock.js';
 import { copy } from './copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
-import { endFailedImageJob } from './image-job-failure.js';
+import { imageFileStem } from './file-names.js';
+import { type ImageJobPresentation, runImageJob } from './image-job.js';
 import { MAX_PROMPT_CHARS } from './imagine.js';
-import { withRetries } from './retry.js';
-import { ProgressMessage } from '../jobs/progress-message.js';
-import { runModelCall } from '../jobs/run-model-call.js';
-import { say } from './status-message.js';
+import { declaredTooLarge, loadSourceImage } from './source-image.js';
+import { MAX_INLINE_IMAGE_BYTES } from '../genai/images.js';
 import type { AttachmentRef, ChatTarget } from './surface.js';
-import { deliverImages } from './upload-images.js';
 
 export interface EditImageInput {
   /** The thread the edited image goes to. */
@@ -42,87 +36,54 @@ function pickSource(
   return { ok: false, answer: first === undefined ? copy.noImageToEdit : copy.notAnImage(first.name) };
 }
 
-type Source = { ok: true; image: InputImage } | { ok: false; answer: string };
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-/** Downloads the source and checks it from its bytes; a refusal is a human answer and nothing is sent. */
-async function loadSource(deps: ChatDeps, source: AttachmentRef, signal: AbortSignal | undefined): Promise<Source> {
-  if (source.size !== undefined && source.size > MAX_INLINE_IMAGE_BYTES) {
-    const reason = `it is ${megabytes(source.size)}, and the limit is ${megabytes(MAX_INLINE_IMAGE_BYTES)}.`;
-    return { ok: false, answer: copy.unsupportedImage(source.name, reason) };
-  }
-  let bytes: Uint8Array;
-  try {
-    const options = signal === undefined ? {} : { signal };
-    bytes = (await withRetries(() => deps.surface.download(source, options), deps.clock ?? systemClock)).bytes;
-  } catch (error) {
-    deps.logger.error({ err: error, attachment: source.name }, 'attachment download failed');
-    return { ok: false, answer: copy.downloadFailed(source.name) };
-  }
-  try {
-    return { ok: true, image: await readInputImage(bytes) };
-  } catch (error) {
-    if (error instanceof UsageError) return { ok: false, answer: copy.unsupportedImage(source.name, error.message) };
-    throw error;
-  }
-}
-
 /**
- * Edits the first image among the candidates with the instruction: a
- * progress message at once, the source checked (type and size, from its
- * bytes) before anything is sent, the result uploaded into the thread, and
- * the progress message turned into a done line or a short human error. While
- * the call waits its turn the progress message shows its place in line; a
- * scheduler refusal says when to try again. Never rejects: failures are
- * logged and shown.
+ * Edits the first image among the candidates with the instruction, as an
+ * image job (`runImageJob`): admitted first (a refusal is one short answer;
+ * while it waits, its place in line); only then is the source downloaded and
+ * checked from its bytes (type, size, what its header declares) before
+ * anything is sent; the result is uploaded into the thread, and the progress
+ * message turns into a done line or a short human error. Never rejects.
  */
-export async function editImage(input: EditImageInput, deps: ChatDeps, signal?: AbortSignal): Promise<ChatOutcome> {
+export function editImage(
+  input: EditImageInput,
+  deps: ChatDeps,
+  signal?: AbortSignal,
+  presentation: ImageJobPresentation = {},
+): Promise<ChatOutcome> {
   const instruction = input.instruction.trim();
-  let progress: ProgressMessage | undefined;
-  try {
-    const picked = pickSource(instruction, input.candidates);
-    if (!picked.ok) {
-      await say(deps, input.target, picked.answer);
-      return 'rejected';
-    }
-    const shown = new ProgressMessage(deps, input.target);
-    progress = shown;
-    const working = copy.editing(instruction);
-    await shown.started(working);
-    const loaded = await loadSource(deps, picked.source, signal);
-    if (!loaded.ok) {
-      await shown.finish(loaded.answer);
-      return 'rejected';
-    }
-    const scheduling = {
-      lane: 'image',
-      userId: input.userId,
-      signal,
-      onQueued: (position: number) => shown.queued(copy.editQueued(instruction, position)),
-    } as const;
-    // Uploading inside the job, as imagine does, keeps image bytes under the lane's cap.
-    const uploaded = await runModelCall(deps, scheduling, async (jobSignal) => {
-      // Back to the working text when it waited in line; nothing changes otherwise.
-      await shown.started(working);
-      const images = await deps.images.generateImages(
-        deps.config.imageModel,
-        { prompt: instruction, image: loaded.image },
-        jobSignal === undefined ? {} : { signal: jobSignal },
-      );
-      return deliverImages(deps, input.target, images, instruction, copy.editComment(instruction));
-    });
-    await shown.finish(uploaded.ok ? copy.editDone(instruction, uploaded.result) : uploaded.answer);
-    return uploaded.ok ? 'done' : 'failed';
-  } catch (error) {
-    return endFailedImageJob(error, {
+  const picked = pickSource(instruction, input.candidates);
+  const refusal = picked.ok ? declaredTooLarge(picked.source) : picked.answer;
+  return runImageJob(
+    {
       name: 'image edit',
-      deps,
-      progress,
-      signal,
-      failed: (description) => copy.editFailed(instruction, description),
-    });
-  }
+      target: input.target,
+      userId: input.userId,
+      asked: instruction,
+      refusal: picked.ok && refusal === undefined ? undefined : (refusal ?? copy.noImageToEdit),
+      words: {
+        working: copy.editing(instruction),
+        queued: (position) => copy.editQueued(instruction, position),
+        done: (result) => copy.editDone(instruction, result),
+        failed: (description) => copy.editFailed(instruction, description),
+        ...presentation.words,
+      },
+      // Unknown sizes count as the largest image the service takes inline.
+      inputBytes: picked.ok ? (picked.source.size ?? MAX_INLINE_IMAGE_BYTES) : undefined,
+      input: async (jobSignal) => {
+        if (!picked.ok) return { ok: false, answer: picked.answer };
+        const loaded = await loadSourceImage(deps, picked.source, jobSignal);
+        return loaded.ok ? { ok: true, value: loaded.image } : { ok: false, answer: loaded.answer };
+      },
+      generate: (image, jobSignal) =>
+        deps.images.generateImages(
+          deps.config.imageModel,
+          { prompt: instruction, image },
+          jobSignal === undefined ? {} : { signal: jobSignal },
+        ),
+      stem: imageFileStem({ prompt: instruction, sourceName: picked.ok ? picked.source.name : undefined }),
+      comment: presentation.comment ?? copy.editComment(instruction),
+    },
+    deps,
+    signal,
+  );
 }

@@ -1,8 +1,10 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copy } from './copy.js';
 import { imagine } from './imagine.js';
-import { RecordingSurface } from './testing/recording-surface.js';
-import { API_KEY, startService, type Service } from './testing/service.js';
+import type { MessageRef } from './surface.js';
+import { RecordingSurface } from '../../testing/recording-surface.js';
+import { API_KEY, startService, type Service } from '../../testing/service.js';
 
 let service: Service;
 beforeAll(async () => {
@@ -33,11 +35,13 @@ describe('imagine against the emulator', () => {
       expect(upload.target).toEqual(channel);
       expect(upload.comment).toContain('a lighthouse at dusk');
       for (const file of upload.files) {
-        expect(file.name).toMatch(/^a-lighthouse-at-dusk[a-z0-9-]*-\d\.webp$/);
+        expect(file.name).toMatch(/^a-lighthouse-at-dusk-\d\.webp$/);
         expect((await fileTypeFromBuffer(file.bytes))?.mime).toBe('image/webp');
       }
     }
-    const sent = service.emulator.requests.at(-1)?.body as { generationConfig?: { imageConfig?: { aspectRatio?: string } } };
+    const sent = service.emulator.requests.at(-1)?.body as {
+      generationConfig?: { imageConfig?: { aspectRatio?: string } };
+    };
     expect(sent.generationConfig?.imageConfig?.aspectRatio).toBe('16:9');
   });
 
@@ -58,9 +62,13 @@ describe('imagine against the emulator', () => {
 
   it('turns the progress message into a short human error on a safety block', async () => {
     const surface = new RecordingSurface();
-    expect(await imagine({ target: channel, prompt: 'something [fault:safety]' }, service.deps(surface))).toBe('failed');
+    expect(await imagine({ target: channel, prompt: 'something [fault:safety]' }, service.deps(surface))).toBe(
+      'failed',
+    );
     expect(surface.texts()).toHaveLength(1);
-    expect(surface.texts()[0]).toMatch(/^⚠️ Couldn't generate .*Blocked for safety.*Try rewording it\./);
+    expect(surface.texts()[0]).toMatch(
+      /^⚠️ Couldn't generate .*: The model declined this for safety reasons.*\. Rewording it may help\.$/,
+    );
     expect(surface.uploads).toHaveLength(0);
   });
 
@@ -77,9 +85,51 @@ describe('imagine against the emulator', () => {
   it('tells the user when the platform refuses the upload', async () => {
     const surface = new RecordingSurface();
     for (let i = 0; i < 5; i += 1) surface.failures.upload.push(new Error('upload refused'));
-    expect(await imagine({ target: channel, prompt: 'a tree' }, { ...service.deps(surface), clock: instantClock })).toBe('failed');
+    expect(
+      await imagine({ target: channel, prompt: 'a tree' }, { ...service.deps(surface), clock: instantClock }),
+    ).toBe('failed');
     expect(surface.texts()).toEqual(["⚠️ The images were made but couldn't be uploaded here. Trying again may help."]);
   });
 });
 
 const instantClock = { now: () => Date.now(), sleep: async () => {} };
+
+/** A surface whose results stand on their own (Slack's file messages): the progress message gives way to them. */
+class StandingResults extends RecordingSurface {
+  readonly resultStandsAlone = true;
+  readonly deleted: string[] = [];
+  refuseDeletes = false;
+
+  async delete(message: MessageRef): Promise<void> {
+    if (this.refuseDeletes) throw new Error('cant_delete_message');
+    this.deleted.push(message.messageId);
+    this.messages.splice(
+      this.messages.findIndex((shown) => shown.ref.messageId === message.messageId),
+      1,
+    );
+  }
+}
+
+describe('imagine where the result stands on its own', () => {
+  it('deletes the progress message once every image is shown: the job leaves one message', async () => {
+    const surface = new StandingResults();
+    expect(await imagine({ target: channel, prompt: 'a quiet harbour' }, service.deps(surface))).toBe('done');
+    expect(surface.deleted).toEqual(['m1']);
+    expect(surface.texts()).toEqual([]);
+    expect(surface.uploads).toHaveLength(1);
+  });
+
+  it('leaves a short line pointing at the result when the progress message cannot be deleted', async () => {
+    const surface = new StandingResults();
+    surface.refuseDeletes = true;
+    expect(await imagine({ target: channel, prompt: 'a quiet harbour' }, service.deps(surface))).toBe('done');
+    expect(surface.texts()).toEqual([copy.resultBelow]);
+  });
+
+  it('keeps its last word when no image could be shown', async () => {
+    const surface = new StandingResults({ limits: { maxUploadBytes: 1 } });
+    await imagine({ target: channel, prompt: 'a quiet harbour' }, service.deps(surface));
+    expect(surface.deleted).toEqual([]);
+    expect(surface.texts()).toEqual([copy.imagineDone('a quiet harbour', { uploaded: 0, tooLarge: 1, limitBytes: 1 })]);
+  });
+});

@@ -3,12 +3,9 @@ import { UsageError } from '../genai/errors.js';
 import { ASPECT_RATIOS, type AspectRatio } from '../genai/types.js';
 import { copy } from './copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
-import { endFailedImageJob } from './image-job-failure.js';
-import { ProgressMessage } from '../jobs/progress-message.js';
-import { runModelCall } from '../jobs/run-model-call.js';
-import { say } from './status-message.js';
+import { imageFileStem } from './file-names.js';
+import { type ImageJobPresentation, runImageJob } from './image-job.js';
 import type { ChatTarget } from './surface.js';
-import { deliverImages } from './upload-images.js';
 
 export const MAX_PROMPT_CHARS = 2_000;
 
@@ -27,7 +24,8 @@ type Checked = { ok: true; prompt: string; aspectRatio: AspectRatio | undefined 
 function check(input: ImagineInput): Checked {
   const prompt = input.prompt.trim();
   if (prompt === '') return { ok: false, answer: copy.emptyPrompt };
-  if (prompt.length > MAX_PROMPT_CHARS) return { ok: false, answer: copy.promptTooLong(prompt.length, MAX_PROMPT_CHARS) };
+  if (prompt.length > MAX_PROMPT_CHARS)
+    return { ok: false, answer: copy.promptTooLong(prompt.length, MAX_PROMPT_CHARS) };
   const given = input.aspectRatio?.trim();
   if (given === undefined || given === '') return { ok: true, prompt, aspectRatio: undefined };
   try {
@@ -39,50 +37,55 @@ function check(input: ImagineInput): Checked {
 }
 
 /**
- * `/imagine`: bad input gets a short answer and nothing is sent; otherwise a
- * progress message naming the prompt (while the call waits its turn: its
- * place in line, kept current), the images uploaded with the prompt as their
- * comment, and the progress message turned into a done line or a short human
- * error. Refused by the scheduler: a short answer saying when to try again.
- * Never rejects: failures are logged and shown.
+ * What is wrong with an `/imagine` as asked (empty, too long, an aspect ratio
+ * we do not know), in words for the person alone; undefined when nothing is.
+ * Ingress asks this before anything is recorded, so the answer stays private.
  */
-export async function imagine(input: ImagineInput, deps: ChatDeps, signal?: AbortSignal): Promise<ChatOutcome> {
-  let progress: ProgressMessage | undefined;
-  try {
-    const checked = check(input);
-    if (!checked.ok) {
-      await say(deps, input.target, checked.answer);
-      return 'rejected';
-    }
-    const { prompt, aspectRatio } = checked;
-    const shown = new ProgressMessage(deps, input.target);
-    progress = shown;
-    const scheduling = {
-      lane: 'image',
-      userId: input.userId,
-      signal,
-      onQueued: (position: number) => shown.queued(copy.imagineQueued(prompt, position)),
-    } as const;
-    // The upload is part of the job: the lane's cap then bounds the image
-    // bytes held in memory, not only the calls to the model.
-    const uploaded = await runModelCall(deps, scheduling, async (jobSignal) => {
-      await shown.started(copy.imagining(prompt));
-      const images = await deps.images.generateImages(
-        deps.config.imageModel,
-        { prompt, ...(aspectRatio === undefined ? {} : { aspectRatio }) },
-        jobSignal === undefined ? {} : { signal: jobSignal },
-      );
-      return deliverImages(deps, input.target, images, prompt, copy.imageComment(prompt));
-    });
-    await shown.finish(uploaded.ok ? copy.imagineDone(prompt, uploaded.result) : uploaded.answer);
-    return uploaded.ok ? 'done' : 'failed';
-  } catch (error) {
-    return endFailedImageJob(error, {
+export function imagineInputProblem(input: ImagineInput): string | undefined {
+  const checked = check(input);
+  return checked.ok ? undefined : checked.answer;
+}
+
+/**
+ * `/imagine`: bad input gets a short answer and nothing is sent; otherwise
+ * the image job (`runImageJob`): a progress message naming the prompt (its
+ * place in line while it waits), the images uploaded with the prompt as their
+ * comment, and a done line or a short human error. Never rejects.
+ */
+export function imagine(
+  input: ImagineInput,
+  deps: ChatDeps,
+  signal?: AbortSignal,
+  presentation: ImageJobPresentation = {},
+): Promise<ChatOutcome> {
+  const checked = check(input);
+  const prompt = checked.ok ? checked.prompt : input.prompt;
+  const aspectRatio = checked.ok ? checked.aspectRatio : undefined;
+  return runImageJob(
+    {
       name: 'imagine',
-      deps,
-      progress,
-      signal,
-      failed: (description) => copy.imagineFailed(input.prompt, description),
-    });
-  }
+      target: input.target,
+      userId: input.userId,
+      asked: input.prompt,
+      refusal: checked.ok ? undefined : checked.answer,
+      words: {
+        working: copy.imagining(prompt),
+        queued: (position) => copy.imagineQueued(prompt, position),
+        done: (result) => copy.imagineDone(prompt, result),
+        failed: (description) => copy.imagineFailed(input.prompt, description),
+        ...presentation.words,
+      },
+      input: async () => ({ ok: true, value: { prompt, ...(aspectRatio === undefined ? {} : { aspectRatio }) } }),
+      generate: (request, jobSignal) =>
+        deps.images.generateImages(
+          deps.config.imageModel,
+          request,
+          jobSignal === undefined ? {} : { signal: jobSignal },
+        ),
+      stem: imageFileStem({ prompt }),
+      comment: presentation.comment ?? copy.imageComment(prompt),
+    },
+    deps,
+    signal,
+  );
 }

@@ -1,4 +1,4 @@
-import type { AspectRatio, GeneratedImage, InputImage, MessagesRequest, StopReason } from '../genai/types.js';
+import type { AspectRatio, GeneratedImage, InputImage, MessagesRequest } from '../genai/types.js';
 
 /** What the use cases call on the service; GenAiClient satisfies both structurally. */
 export interface ImageModel {
@@ -10,10 +10,8 @@ export interface ImageModel {
 }
 
 export interface ChatModel {
-  streamMessage(
-    request: MessagesRequest,
-    options?: { signal?: AbortSignal },
-  ): { textDeltas(): AsyncIterable<string>; finalMessage(): Promise<{ stopReason: StopReason | null }> };
+  /** The reply's text as it streams; a refusal for safety rejects (SafetyStopError after text, NoOutputError before). */
+  streamMessage(request: MessagesRequest, options?: { signal?: AbortSignal }): { textDeltas(): AsyncIterable<string> };
 }
 
 /** The slice of pino the chat code logs through. */

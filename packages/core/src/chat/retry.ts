@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import type { Clock } from '../time/clock.js';
 import { RateLimitedError } from './errors.js';
 
 export interface RetryPolicy {
@@ -47,16 +47,20 @@ export class RetryBudget {
   }
 }
 
-/** Runs one surface call, waiting out rate limits and retrying transient failures. */
-export async function withRetries<T>(call: () => Promise<T>, clock: Clock, policy?: RetryPolicy): Promise<T> {
-  const budget = new RetryBudget(policy);
+/**
+ * Runs one surface call that posts nothing (reading a thread, a download),
+ * waiting out rate limits and retrying transient failures; the waits end
+ * when `signal` aborts. Posts and edits go through `pacedCall` instead.
+ */
+export async function withRetries<T>(call: () => Promise<T>, clock: Clock, signal?: AbortSignal): Promise<T> {
+  const budget = new RetryBudget();
   for (;;) {
     try {
       return await call();
     } catch (error) {
       const delay = budget.delayAfter(error);
       if (delay === undefined) throw error;
-      await clock.sleep(delay);
+      await clock.sleep(delay, signal);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cutPiece } from './split.js';
-import { fencesBalanced, longMarkdown, reassemble } from './testing/markdown.js';
+import { fencesBalanced, longMarkdown, reassemble } from '../../testing/markdown.js';
 
 const fitsIn = (limit: number) => (markdown: string) => markdown.length <= limit;
 

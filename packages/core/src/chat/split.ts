@@ -43,7 +43,7 @@ function boundaries(body: string): Boundary[] {
   lines.forEach((line, index) => {
     const previous = index > 0 ? lines[index - 1] : undefined;
     const closesFence = line.isFenceLine && line.fenceBefore !== undefined;
-    const opensEmptyBlock = previous !== undefined && previous.isFenceLine && previous.fenceAfter !== undefined;
+    const opensEmptyBlock = previous?.isFenceLine && previous.fenceAfter !== undefined;
     // Cutting right before a closing fence or right after an opening one would leave an empty block.
     if (previous !== undefined && !closesFence && !opensEmptyBlock) {
       found.push({ at: line.start, level: previous.isBlank ? PARAGRAPH : LINE, fence: line.fenceBefore });

@@ -1,4 +1,4 @@
-import { systemClock } from './clock.js';
+import { systemClock } from '../time/clock.js';
 import type { ChatDeps } from './deps.js';
 import { withRetries } from './retry.js';
 import type { ChatTarget, ThreadMessage } from './surface.js';
@@ -11,7 +11,7 @@ export async function readThreadOrNothing(
 ): Promise<readonly ThreadMessage[]> {
   try {
     const options = signal === undefined ? {} : { signal };
-    return await withRetries(() => deps.surface.readThread(target, options), deps.clock ?? systemClock);
+    return await withRetries(() => deps.surface.readThread(target, options), deps.clock ?? systemClock, signal);
   } catch (error) {
     deps.logger.warn({ err: error }, 'could not read the thread; answering the mention alone');
     return [];

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { GeneratedImage } from '../genai/types.js';
 import type { ChatDeps } from './deps.js';
-import { fileStem, uploadImages } from './upload-images.js';
-import { RecordingSurface } from './testing/recording-surface.js';
+import { uploadImages } from './upload-images.js';
+import { RecordingSurface } from '../../testing/recording-surface.js';
+import { ChannelBudget } from './channel-budget.js';
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
@@ -14,15 +15,31 @@ function deps(surface: RecordingSurface): ChatDeps {
   const unused = () => {
     throw new Error('not used');
   };
-  return { surface, images: { generateImages: unused }, chat: { streamMessage: unused }, config: { imageModel: 'i', chatModel: 'c' }, logger: silent };
+  return {
+    surface,
+    images: { generateImages: unused },
+    chat: { streamMessage: unused },
+    config: { imageModel: 'i', chatModel: 'c' },
+    logger: silent,
+    channels: new ChannelBudget(),
+  };
 }
 
 describe('uploadImages', () => {
   it('groups files within the per-message count and size, leaving out files over the limit', async () => {
     const surface = new RecordingSurface({ limits: { maxFilesPerMessage: 3, maxUploadBytes: 1_000 } });
-    const images = [image(400), image(400), image(400, 'jpg'), image(1_500), image(100), image(100), image(100), image(100)];
-    const result = await uploadImages(deps(surface), { channelId: 'C' }, images, 'Sunset, at sea!', '🎨 “Sunset”');
-    expect(result).toEqual({ uploaded: 7, tooLarge: 1 });
+    const images = [
+      image(400),
+      image(400),
+      image(400, 'jpg'),
+      image(1_500),
+      image(100),
+      image(100),
+      image(100),
+      image(100),
+    ];
+    const result = await uploadImages(deps(surface), { channelId: 'C' }, images, 'sunset-at-sea', '🎨 “Sunset”');
+    expect(result).toEqual({ uploaded: 7, tooLarge: 1, limitBytes: 1_000 });
     expect(surface.uploads.map((upload) => upload.files.map((file) => file.bytes.byteLength))).toEqual([
       [400, 400],
       [400, 100, 100],
@@ -30,10 +47,5 @@ describe('uploadImages', () => {
     ]);
     expect(surface.uploads[0]?.files.map((file) => file.name)).toEqual(['sunset-at-sea-1.png', 'sunset-at-sea-2.png']);
     expect(surface.uploads[1]?.files[0]?.name).toBe('sunset-at-sea-3.jpg');
-  });
-
-  it('names files from the prompt, or plainly when it has no usable letters', () => {
-    expect(fileStem('Café au lait — étude')).toBe('cafe-au-lait-etude');
-    expect(fileStem('🎨🎨')).toBe('image');
   });
 });

@@ -1,90 +1,111 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../genai/errors.js';
+import { ConfigError } from './config-error.js';
 import { DEFAULT_MODELS } from './default-models.js';
-import { ConfigError, loadConfig } from './load-config.js';
+import { loadConfig } from './load-config.js';
+
+function errorOf(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
 
 describe('loadConfig', () => {
   it('applies the defaults of the contract', () => {
-    const config = loadConfig({});
-    expect(config).toEqual({
+    expect(loadConfig({})).toEqual({
       service: {
-        baseUrl: undefined,
-        apiKey: undefined,
+        endpoint: undefined,
         chatModel: DEFAULT_MODELS.chat,
         imageModel: DEFAULT_MODELS.image,
         textModel: DEFAULT_MODELS.text,
         imageTimeoutMs: 120_000,
         textTimeoutMs: 60_000,
+        streamTimeoutMs: 600_000,
+        maxResponseBytes: 32 * 1024 * 1024,
       },
-      slack: { apiUrl: 'https://slack.com/api/', port: 3000, streaming: 'edit' },
-      discord: { apiUrl: 'https://discord.com/api' },
+      reply: { maxChars: 40_000 },
+      quota: { imagesPerDay: undefined, chatTokensPerDay: undefined },
+      retentionDays: 30,
       logLevel: 'info',
-      playgroundPort: 8787,
       secrets: [],
     });
   });
 
-  it('reads every variable and collects the secrets', () => {
+  it("reads every variable of core's and collects the secrets", () => {
     const config = loadConfig({
       GENAI_BASE_URL: 'https://gw.example.com/proxy/',
       GENAI_API_KEY: 'k-1',
       CHAT_MODEL: 'c',
       IMAGE_MODEL: 'i',
       TEXT_MODEL: 't',
-      SLACK_BOT_TOKEN: 'xoxb-1',
-      SLACK_APP_TOKEN: 'xapp-1',
-      SLACK_API_URL: 'http://127.0.0.1:9/api/',
-      SLACK_PORT: '4000',
-      SLACK_STREAMING: 'native',
-      DISCORD_TOKEN: 'd-1',
-      DISCORD_APPLICATION_ID: '42',
-      DISCORD_API_URL: 'http://127.0.0.1:9/api',
       LOG_LEVEL: 'DEBUG',
-      PLAYGROUND_PORT: '0',
       GENAI_IMAGE_TIMEOUT_MS: '300000',
+      GENAI_TEXT_TIMEOUT_MS: '1000',
+      GENAI_STREAM_TIMEOUT_MS: '90000',
+      GENAI_MAX_RESPONSE_BYTES: '1048576',
+      REPLY_MAX_CHARS: '12000',
+      QUOTA_IMAGES_PER_DAY: '20',
+      QUOTA_CHAT_TOKENS_PER_DAY: '0',
+      RETENTION_DAYS: '7',
     });
-    expect(config.service).toMatchObject({ baseUrl: 'https://gw.example.com/proxy/', apiKey: 'k-1', chatModel: 'c', imageModel: 'i', textModel: 't', imageTimeoutMs: 300_000 });
-    expect(config.slack).toEqual({ botToken: 'xoxb-1', appToken: 'xapp-1', apiUrl: 'http://127.0.0.1:9/api/', port: 4000, streaming: 'native' });
-    expect(config.discord).toEqual({ token: 'd-1', applicationId: '42', apiUrl: 'http://127.0.0.1:9/api' });
-    expect(config.logLevel).toBe('debug');
-    expect(config.playgroundPort).toBe(0);
-    expect(config.secrets.sort()).toEqual(['d-1', 'k-1', 'xapp-1', 'xoxb-1']);
+    expect(config).toEqual({
+      service: {
+        endpoint: { baseUrl: 'https://gw.example.com/proxy/', apiKey: 'k-1' },
+        chatModel: 'c',
+        imageModel: 'i',
+        textModel: 't',
+        imageTimeoutMs: 300_000,
+        textTimeoutMs: 1_000,
+        streamTimeoutMs: 90_000,
+        maxResponseBytes: 1_048_576,
+      },
+      reply: { maxChars: 12_000 },
+      quota: { imagesPerDay: 20, chatTokensPerDay: 0 },
+      retentionDays: 7,
+      logLevel: 'debug',
+      secrets: ['k-1'],
+    });
+  });
+
+  it('leaves the platforms to the apps: their variables are neither read nor checked', () => {
+    expect(loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_PORT: 'x', DISCORD_API_URL: 'ftp://x' })).toEqual(
+      loadConfig({}),
+    );
   });
 
   it('treats empty values as unset', () => {
-    expect(loadConfig({ GENAI_BASE_URL: '', CHAT_MODEL: ' ' }).service).toMatchObject({ baseUrl: undefined, chatModel: DEFAULT_MODELS.chat });
+    expect(loadConfig({ GENAI_BASE_URL: '', CHAT_MODEL: ' ' }).service).toMatchObject({
+      endpoint: undefined,
+      chatModel: DEFAULT_MODELS.chat,
+    });
   });
 
   it.each([
     [{ GENAI_BASE_URL: 'https://x.example' }, 'GENAI_API_KEY'],
     [{ GENAI_BASE_URL: 'not a url', GENAI_API_KEY: 'k' }, 'GENAI_BASE_URL'],
-    [{ SLACK_API_URL: 'ftp://x' }, 'SLACK_API_URL'],
-    [{ SLACK_PORT: '70000' }, 'SLACK_PORT'],
-    [{ PLAYGROUND_PORT: 'eighty' }, 'PLAYGROUND_PORT'],
-    [{ SLACK_STREAMING: 'fast' }, 'SLACK_STREAMING'],
+    [{ GENAI_IMAGE_TIMEOUT_MS: '0' }, 'GENAI_IMAGE_TIMEOUT_MS'],
+    [{ GENAI_TEXT_TIMEOUT_MS: '1.5' }, 'GENAI_TEXT_TIMEOUT_MS'],
+    [{ GENAI_STREAM_TIMEOUT_MS: '0' }, 'GENAI_STREAM_TIMEOUT_MS'],
+    [{ GENAI_MAX_RESPONSE_BYTES: '32MiB' }, 'GENAI_MAX_RESPONSE_BYTES'],
+    [{ QUOTA_IMAGES_PER_DAY: '-1' }, 'QUOTA_IMAGES_PER_DAY'],
+    [{ QUOTA_CHAT_TOKENS_PER_DAY: 'lots' }, 'QUOTA_CHAT_TOKENS_PER_DAY'],
+    [{ RETENTION_DAYS: '0' }, 'RETENTION_DAYS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
-    [{ SLACK_BOT_TOKEN: 'xoxb-1' }, 'SLACK_SIGNING_SECRET'],
+    [{ REPLY_MAX_CHARS: '10' }, 'REPLY_MAX_CHARS'],
   ])('names the variable that does not fit (%o)', (env, variable) => {
-    let error: unknown;
-    try {
-      loadConfig(env);
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
+    const error = errorOf(() => loadConfig(env));
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as ConfigError).variable).toBe(variable);
-    expect((error as Error).message).toContain(variable);
-    expect((error as Error).name).toBe('ConfigError');
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(variable);
+    expect(error.name).toBe('ConfigError');
   });
 
   it('never repeats a bad value in its message', () => {
-    const value = 'https://user:hunter2@[bad';
-    expect(() => loadConfig({ GENAI_BASE_URL: value, GENAI_API_KEY: 'k' })).toThrow(ConfigError);
-    try {
-      loadConfig({ GENAI_BASE_URL: value, GENAI_API_KEY: 'k' });
-    } catch (error) {
-      expect(String(error)).not.toContain('hunter2');
-    }
+    const error = errorOf(() => loadConfig({ GENAI_BASE_URL: 'https://user:hunter2@[bad', GENAI_API_KEY: 'k' }));
+    expect(String(error)).not.toContain('hunter2');
   });
 });

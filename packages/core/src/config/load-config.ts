@@ -1,156 +1,129 @@
-import { UsageError } from '../genai/errors.js';
 import { DEFAULT_MODELS } from './default-models.js';
+import { type Env, envChoice, envInteger, envString, envUrl, missingEnv } from './env.js';
+
+/** Where the content-generation service is: both or neither of address and key. */
+export interface ServiceEndpoint {
+  baseUrl: string;
+  apiKey: string;
+}
 
 export interface ServiceConfig {
-  /** Unset: the built-in emulator is started in-process. */
-  baseUrl: string | undefined;
-  apiKey: string | undefined;
+  /** Undefined: no service configured, the built-in emulator is started in-process. */
+  endpoint: ServiceEndpoint | undefined;
   chatModel: string;
   imageModel: string;
   textModel: string;
   imageTimeoutMs: number;
   textTimeoutMs: number;
+  /** The longest a streamed reply may take, content or not. */
+  streamTimeoutMs: number;
+  /** The largest answer accepted: a generate-content body (images as Base64) or a whole stream. */
+  maxResponseBytes: number;
 }
 
-export interface SlackConfig {
-  botToken?: string;
-  appToken?: string;
-  signingSecret?: string;
-  apiUrl: string;
-  port: number;
-  streaming: 'edit' | 'native';
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** How the bots reply, whatever the platform. */
+export interface ReplyConfig {
+  /** REPLY_MAX_CHARS: the longest reply shown, in characters; past it a short note ends the reply. */
+  maxChars: number;
 }
 
-export interface DiscordConfig {
-  token?: string;
-  applicationId?: string;
-  apiUrl: string;
+/** Daily limits per user (UTC day); undefined: no limit. */
+export interface QuotaConfig {
+  /** QUOTA_IMAGES_PER_DAY: images generated or edited. */
+  imagesPerDay: number | undefined;
+  /** QUOTA_CHAT_TOKENS_PER_DAY: chat input + output tokens. */
+  chatTokensPerDay: number | undefined;
 }
 
-export interface AppConfig {
+/** What core itself is configured with; each app reads its platform's variables on its own. */
+export interface CoreConfig {
   service: ServiceConfig;
-  slack: SlackConfig;
-  discord: DiscordConfig;
-  logLevel: string;
-  playgroundPort: number;
-  /** Every secret value present, for log redaction. */
+  reply: ReplyConfig;
+  quota: QuotaConfig;
+  /** RETENTION_DAYS: job inputs, image versions and cached thread messages older than this are swept. */
+  retentionDays: number;
+  logLevel: LogLevel;
+  /** The secret values among these variables, for log redaction. */
   secrets: string[];
 }
 
-/** A variable that does not fit; the message names the variable and never repeats its value. */
-export class ConfigError extends UsageError {
-  override readonly name: string = 'ConfigError';
-  /** The variable at fault, when one is. */
-  readonly variable: string | undefined;
-
-  constructor(message: string, options: { variable?: string } = {}) {
-    super(message);
-    this.variable = options.variable;
-  }
-}
-
-function invalid(variable: string, problem: string): ConfigError {
-  return new ConfigError(`${variable} ${problem}`, { variable });
-}
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-const STREAMING_MODES = ['edit', 'native'] as const;
-
+/** Ten Slack messages of 4,000 characters, twenty on Discord: far longer than a chat answer should be. */
+const DEFAULT_REPLY_MAX_CHARS = 40_000;
 const DEFAULT_IMAGE_TIMEOUT_MS = 120_000;
 const DEFAULT_TEXT_TIMEOUT_MS = 60_000;
+const TIMEOUT_RANGE = { min: 1, max: 3_600_000, what: 'milliseconds' };
+const DEFAULT_STREAM_TIMEOUT_MS = 600_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+const DEFAULT_RETENTION_DAYS = 30;
 
-/** Empty counts as unset: `FOO=` in a .env file means "no value". */
-function read(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === '' ? undefined : value;
+function optionalCount(env: Env, name: string, what: string): number | undefined {
+  if (envString(env, name) === undefined) return undefined;
+  return envInteger(env, name, { fallback: 0, min: 0, max: 1_000_000_000, what });
 }
 
-function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string;
-function url(env: NodeJS.ProcessEnv, name: string, fallback?: undefined): string | undefined;
-function url(env: NodeJS.ProcessEnv, name: string, fallback?: string): string | undefined {
-  const value = read(env, name);
-  if (value === undefined) return fallback;
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw invalid(name, 'is not a valid URL (expected http:// or https://).');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw invalid(name, 'must be an http:// or https:// URL.');
-  }
-  return value;
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, what: string): number {
-  const value = read(env, name);
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw invalid(name, `must be ${what} (${min}-${max}).`);
-  }
-  return Number(value);
-}
-
-function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  return integer(env, name, fallback, 0, 65_535, 'a port number');
+function endpointOf(env: Env): ServiceEndpoint | undefined {
+  const baseUrl = envUrl(env, 'GENAI_BASE_URL');
+  const apiKey = envString(env, 'GENAI_API_KEY');
+  if (baseUrl === undefined) return undefined;
+  if (apiKey === undefined) throw missingEnv('GENAI_API_KEY', 'when GENAI_BASE_URL is set.');
+  return { baseUrl, apiKey };
 }
 
 /**
- * The environment table of CONTRACT.md, read and checked once. Besides it,
- * GENAI_IMAGE_TIMEOUT_MS and GENAI_TEXT_TIMEOUT_MS tune the service timeouts.
+ * The service and logging variables of CONTRACT.md, read and checked once. Besides them,
+ * GENAI_IMAGE_TIMEOUT_MS, GENAI_TEXT_TIMEOUT_MS and GENAI_STREAM_TIMEOUT_MS tune the service
+ * timeouts, GENAI_MAX_RESPONSE_BYTES caps its answers, and REPLY_MAX_CHARS bounds a reply;
+ * QUOTA_IMAGES_PER_DAY, QUOTA_CHAT_TOKENS_PER_DAY and RETENTION_DAYS set the daily quotas and
+ * how long content is kept.
  */
-export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
-  const baseUrl = url(env, 'GENAI_BASE_URL');
-  const apiKey = read(env, 'GENAI_API_KEY');
-  if (baseUrl !== undefined && apiKey === undefined) {
-    throw invalid('GENAI_API_KEY', 'is required when GENAI_BASE_URL is set.');
-  }
-
-  const streaming = read(env, 'SLACK_STREAMING') ?? 'edit';
-  if (!(STREAMING_MODES as readonly string[]).includes(streaming)) {
-    throw invalid('SLACK_STREAMING', `must be one of: ${STREAMING_MODES.join(', ')}.`);
-  }
-  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw invalid('LOG_LEVEL', `must be one of: ${LOG_LEVELS.join(', ')}.`);
-  }
-
-  const botToken = read(env, 'SLACK_BOT_TOKEN');
-  const appToken = read(env, 'SLACK_APP_TOKEN');
-  const signingSecret = read(env, 'SLACK_SIGNING_SECRET');
-  if (botToken !== undefined && appToken === undefined && signingSecret === undefined) {
-    throw invalid('SLACK_SIGNING_SECRET', 'is required in HTTP mode (SLACK_BOT_TOKEN set, SLACK_APP_TOKEN unset).');
-  }
-  const discordToken = read(env, 'DISCORD_TOKEN');
-  const applicationId = read(env, 'DISCORD_APPLICATION_ID');
-
-  const secrets = [apiKey, botToken, appToken, signingSecret, discordToken].filter((s): s is string => s !== undefined);
-
+export function loadConfig(env: Env): CoreConfig {
+  const endpoint = endpointOf(env);
+  const apiKey = envString(env, 'GENAI_API_KEY');
   return {
     service: {
-      baseUrl,
-      apiKey,
-      chatModel: read(env, 'CHAT_MODEL') ?? DEFAULT_MODELS.chat,
-      imageModel: read(env, 'IMAGE_MODEL') ?? DEFAULT_MODELS.image,
-      textModel: read(env, 'TEXT_MODEL') ?? DEFAULT_MODELS.text,
-      imageTimeoutMs: integer(env, 'GENAI_IMAGE_TIMEOUT_MS', DEFAULT_IMAGE_TIMEOUT_MS, 1, 3_600_000, 'milliseconds'),
-      textTimeoutMs: integer(env, 'GENAI_TEXT_TIMEOUT_MS', DEFAULT_TEXT_TIMEOUT_MS, 1, 3_600_000, 'milliseconds'),
+      endpoint,
+      chatModel: envString(env, 'CHAT_MODEL') ?? DEFAULT_MODELS.chat,
+      imageModel: envString(env, 'IMAGE_MODEL') ?? DEFAULT_MODELS.image,
+      textModel: envString(env, 'TEXT_MODEL') ?? DEFAULT_MODELS.text,
+      imageTimeoutMs: envInteger(env, 'GENAI_IMAGE_TIMEOUT_MS', {
+        fallback: DEFAULT_IMAGE_TIMEOUT_MS,
+        ...TIMEOUT_RANGE,
+      }),
+      textTimeoutMs: envInteger(env, 'GENAI_TEXT_TIMEOUT_MS', { fallback: DEFAULT_TEXT_TIMEOUT_MS, ...TIMEOUT_RANGE }),
+      streamTimeoutMs: envInteger(env, 'GENAI_STREAM_TIMEOUT_MS', {
+        fallback: DEFAULT_STREAM_TIMEOUT_MS,
+        ...TIMEOUT_RANGE,
+        max: 86_400_000,
+      }),
+      maxResponseBytes: envInteger(env, 'GENAI_MAX_RESPONSE_BYTES', {
+        fallback: DEFAULT_MAX_RESPONSE_BYTES,
+        min: 1024,
+        max: 1024 * 1024 * 1024,
+        what: 'a size in bytes',
+      }),
     },
-    slack: {
-      ...(botToken === undefined ? {} : { botToken }),
-      ...(appToken === undefined ? {} : { appToken }),
-      ...(signingSecret === undefined ? {} : { signingSecret }),
-      apiUrl: url(env, 'SLACK_API_URL', 'https://slack.com/api/'),
-      port: port(env, 'SLACK_PORT', 3000),
-      streaming: streaming as SlackConfig['streaming'],
+    reply: {
+      maxChars: envInteger(env, 'REPLY_MAX_CHARS', {
+        fallback: DEFAULT_REPLY_MAX_CHARS,
+        min: 1_000,
+        max: 1_000_000,
+        what: 'characters',
+      }),
     },
-    discord: {
-      ...(discordToken === undefined ? {} : { token: discordToken }),
-      ...(applicationId === undefined ? {} : { applicationId }),
-      apiUrl: url(env, 'DISCORD_API_URL', 'https://discord.com/api'),
+    quota: {
+      imagesPerDay: optionalCount(env, 'QUOTA_IMAGES_PER_DAY', 'a number of images'),
+      chatTokensPerDay: optionalCount(env, 'QUOTA_CHAT_TOKENS_PER_DAY', 'a number of tokens'),
     },
-    logLevel,
-    playgroundPort: port(env, 'PLAYGROUND_PORT', 8787),
-    secrets,
+    retentionDays: envInteger(env, 'RETENTION_DAYS', {
+      fallback: DEFAULT_RETENTION_DAYS,
+      min: 1,
+      max: 36_500,
+      what: 'a number of days',
+    }),
+    logLevel: envChoice(env, 'LOG_LEVEL', LOG_LEVELS, { fallback: 'info', ignoreCase: true }),
+    secrets: apiKey === undefined ? [] : [apiKey],
   };
 }

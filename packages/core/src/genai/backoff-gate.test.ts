@@ -1,41 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BackoffGate, type GateClock } from './backoff-gate.js';
+import { ManualClock } from '../../testing/manual-clock.js';
+import { BackoffGate } from './backoff-gate.js';
 
-/** A clock that moves only when told to; sleepers wake when their time has come. */
-class ManualClock implements GateClock {
-  #now = 0;
-  #sleepers: Array<{ at: number; wake: () => void }> = [];
-
-  now(): number {
-    return this.#now;
-  }
-
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const sleeper = { at: this.#now + ms, wake: resolve };
-      this.#sleepers.push(sleeper);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          this.#sleepers = this.#sleepers.filter((s) => s !== sleeper);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
-    });
-  }
-
-  async advance(ms: number): Promise<void> {
-    this.#now += ms;
-    const due = this.#sleepers.filter((s) => s.at <= this.#now);
-    this.#sleepers = this.#sleepers.filter((s) => s.at > this.#now);
-    for (const sleeper of due) sleeper.wake();
-    // Let woken waiters run (and possibly go back to sleep).
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-  }
-}
-
-function recordingLogger(): { warn: string[]; debug: string[]; logger: { warn(d: object, m?: string): void; debug(d: object, m?: string): void } } {
+function recordingLogger(): {
+  warn: string[];
+  debug: string[];
+  logger: { warn(d: object, m?: string): void; debug(d: object, m?: string): void };
+} {
   const warn: string[] = [];
   const debug: string[] = [];
   return {

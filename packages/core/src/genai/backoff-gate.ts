@@ -1,12 +1,4 @@
-import { sleep } from './retry-policy.js';
-
-/** Time as the gate sees it; injectable so tests can drive it. `sleep` rejects with the signal's reason on abort. */
-export interface GateClock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-export const systemGateClock: GateClock = { now: () => performance.now(), sleep };
+import { systemClock, type Clock } from '../time/clock.js';
 
 /** The slice of pino the gate logs through. */
 export interface GateLogger {
@@ -16,7 +8,7 @@ export interface GateLogger {
 
 export interface BackoffGateOptions {
   logger?: GateLogger;
-  clock?: GateClock;
+  clock?: Clock;
 }
 
 /**
@@ -28,12 +20,12 @@ export interface BackoffGateOptions {
  */
 export class BackoffGate {
   readonly #logger: GateLogger | undefined;
-  readonly #clock: GateClock;
+  readonly #clock: Clock;
   #openAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: BackoffGateOptions = {}) {
     this.#logger = options.logger;
-    this.#clock = options.clock ?? systemGateClock;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** Milliseconds until the gate opens; 0 when open. */

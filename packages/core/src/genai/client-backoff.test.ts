@@ -1,14 +1,17 @@
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GenAiClient } from './client.js';
-import { captureLogs } from './test-fixtures.js';
+import { captureLogs } from '../../testing/fixtures.js';
 
 const KEY = 'sk-backoff-test-key';
 const HOLD = 'service pushed back: holding every request';
 
 function ask(client: GenAiClient, content: string, signal?: AbortSignal): Promise<string> {
   const options = signal === undefined ? {} : { signal };
-  return client.streamMessage({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content }] }, options).finalMessage().then((m) => m.text);
+  return client
+    .streamMessage({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content }] }, options)
+    .finalMessage()
+    .then((m) => m.text);
 }
 
 /** Resolves once `probe` holds, checking on every timer turn. */
@@ -31,7 +34,13 @@ describe('GenAiClient backs off globally when the service pushes back', () => {
   beforeEach(() => {
     emulator.requests.length = 0;
     logs = captureLogs();
-    client = new GenAiClient({ baseUrl: emulator.url, apiKey: KEY, logger: logs.logger, retryBaseDelayMs: 5, retryMaxDelayMs: 5_000 });
+    client = new GenAiClient({
+      baseUrl: emulator.url,
+      apiKey: KEY,
+      logger: logs.logger,
+      retryBaseDelayMs: 5,
+      retryMaxDelayMs: 5_000,
+    });
     seenAt = [];
     watcher = setInterval(() => {
       while (seenAt.length < emulator.requests.length) seenAt.push(Date.now());
@@ -48,13 +57,13 @@ describe('GenAiClient backs off globally when the service pushes back', () => {
   });
 
   function holdLines(): Array<Record<string, unknown>> {
-    return logs.lines().filter((line) => line['msg'] === HOLD);
+    return logs.lines().filter((line) => line.msg === HOLD);
   }
 
   it('a 429 with retry-after 1 holds every request of the client, new ones and the retry, until it passes', async () => {
     const first = ask(client, 'first [fault:429=1*1]');
     await until(() => holdLines().length === 1);
-    const closedAt = holdLines()[0]?.['time'] as number;
+    const closedAt = holdLines()[0]?.time as number;
     const others = [1, 2, 3, 4].map((n) => ask(client, `other ${n}`));
 
     const texts = await Promise.all([first, ...others]);
@@ -68,18 +77,24 @@ describe('GenAiClient backs off globally when the service pushes back', () => {
   });
 
   it('holds image requests too, and a 529 without retry-after closes the gate for the backoff delay', async () => {
-    const slow = new GenAiClient({ baseUrl: emulator.url, apiKey: KEY, logger: logs.logger, retryBaseDelayMs: 400, retryMaxDelayMs: 400 });
+    const slow = new GenAiClient({
+      baseUrl: emulator.url,
+      apiKey: KEY,
+      logger: logs.logger,
+      retryBaseDelayMs: 400,
+      retryMaxDelayMs: 400,
+    });
     try {
       const first = slow.generateImages('gemini-image', { prompt: 'a boat [fault:529*1]' });
       await until(() => holdLines().length === 1);
       const hold = holdLines()[0] ?? {};
       expect(hold).toMatchObject({ status: 529, operation: 'image' });
-      const delayMs = hold['delayMs'] as number;
+      const delayMs = hold.delayMs as number;
       expect(delayMs).toBeGreaterThanOrEqual(200);
       const other = slow.generateImages('gemini-image', { prompt: 'a lake' });
       await Promise.all([first, other]);
       await until(() => seenAt.length === 3);
-      for (const at of seenAt.slice(1)) expect(at - (hold['time'] as number)).toBeGreaterThanOrEqual(delayMs - 10);
+      for (const at of seenAt.slice(1)) expect(at - (hold.time as number)).toBeGreaterThanOrEqual(delayMs - 10);
     } finally {
       await slow.close();
     }

@@ -3,7 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GenAiClient } from './client.js';
 import { readInputImage } from './images.js';
-import { tinyPng } from './test-fixtures.js';
+import { tinyPng } from '../../testing/fixtures.js';
 import type { GenerateContentRequest, MessageStreamEvent } from './types.js';
 
 const KEY = 'sk-wire-test-key';
@@ -35,7 +35,7 @@ describe('the wire, as the emulator sees it', () => {
     expect(request.method).toBe('POST');
     expect(request.path).toBe('/proxy/v1beta/models/gemini-text:generateContent');
     expect(request.headers['x-goog-api-key']).toBe(KEY);
-    expect(request.headers['authorization']).toBeUndefined();
+    expect(request.headers.authorization).toBeUndefined();
     expect(request.headers['x-api-key']).toBeUndefined();
     expect(request.body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'hello there' }] }] });
   });
@@ -64,7 +64,7 @@ describe('the wire, as the emulator sees it', () => {
     expect(images.length).toBeGreaterThan(0);
     const request = lastRequest();
     expect(request.path).toBe('/proxy/v1beta/models/gemini-flash-image:generateContent');
-    expect(request.headers['authorization']).toBe(`Bearer ${KEY}`);
+    expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(request.headers['x-goog-api-key']).toBeUndefined();
     expect(request.body).toEqual({
       contents: [{ role: 'user', parts: [{ text: 'a red fox' }] }],
@@ -109,7 +109,7 @@ describe('the wire, as the emulator sees it', () => {
     expect(request.path).toBe('/proxy/v1/messages');
     expect(request.headers['x-api-key']).toBe(KEY);
     expect(request.headers['anthropic-version']).toBe('2023-06-01');
-    expect(request.headers['authorization']).toBeUndefined();
+    expect(request.headers.authorization).toBeUndefined();
     expect(request.headers['x-goog-api-key']).toBeUndefined();
     expect(request.body).toMatchObject({
       model: 'claude-test',
@@ -126,22 +126,40 @@ describe('the wire, as the emulator sees it', () => {
   });
 
   it('streams every event kind, and the helpers agree with the raw events', async () => {
-    const stream = client.streamMessage({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: 'tell me [len:120]' }] });
+    const stream = client.streamMessage({
+      model: 'claude-test',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'tell me [len:120]' }],
+    });
     const events: MessageStreamEvent[] = [];
     for await (const event of stream) events.push(event);
     const kinds = new Set(events.map((e) => e.type));
-    for (const kind of ['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping']) {
+    for (const kind of [
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+      'ping',
+    ]) {
       expect(kinds).toContain(kind);
     }
     expect(events.at(-1)?.type).toBe('message_stop');
     const final = await stream.finalMessage();
-    const deltas = events.flatMap((e) => (e.type === 'content_block_delta' && e.delta.type === 'text_delta' && 'text' in e.delta ? [e.delta.text] : []));
+    const deltas = events.flatMap((e) =>
+      e.type === 'content_block_delta' && e.delta.type === 'text_delta' && 'text' in e.delta ? [e.delta.text] : [],
+    );
     expect(final.text).toBe(deltas.join(''));
     expect(final.text.length).toBeGreaterThan(0);
     expect(final.stopReason).toMatch(/end_turn|max_tokens/);
     expect(final.usage.output_tokens).toBeGreaterThan(0);
 
-    const again = client.streamMessage({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: 'tell me [len:120]' }] });
+    const again = client.streamMessage({
+      model: 'claude-test',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'tell me [len:120]' }],
+    });
     const texts: string[] = [];
     for await (const text of again.textDeltas()) texts.push(text);
     expect(texts.length).toBeGreaterThan(1);
@@ -149,7 +167,10 @@ describe('the wire, as the emulator sees it', () => {
   });
 
   it('extracts images from several candidates and names them by their type', async () => {
-    const images = await client.generateImages('gemini-flash-image', { prompt: 'two cats [images:2] [format:webp]', count: 2 });
+    const images = await client.generateImages('gemini-flash-image', {
+      prompt: 'two cats [images:2] [format:webp]',
+      count: 2,
+    });
     expect(images).toHaveLength(4);
     expect((lastRequest().body as GenerateContentRequest).generationConfig?.candidateCount).toBe(2);
     for (const image of images) {
@@ -161,7 +182,9 @@ describe('the wire, as the emulator sees it', () => {
   });
 
   it('extracts images from the data-URL fallback', async () => {
-    const images = await client.generateImages('gemini-flash-image', { prompt: 'a cow [fault:data-url] [format:jpeg]' });
+    const images = await client.generateImages('gemini-flash-image', {
+      prompt: 'a cow [fault:data-url] [format:jpeg]',
+    });
     expect(images.length).toBeGreaterThan(0);
     expect(images[0]?.mimeType).toBe('image/jpeg');
     expect((await fileTypeFromBuffer(images[0]?.bytes ?? new Uint8Array()))?.mime).toBe('image/jpeg');
@@ -179,7 +202,9 @@ describe('base URLs', () => {
     const emulator = await startEmulator({ pathPrefix, apiKey: KEY, streamDelayMs: 0 });
     const client = new GenAiClient({ baseUrl: `${emulator.url}${trailing}`, apiKey: KEY });
     try {
-      await client.streamMessage({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).finalMessage();
+      await client
+        .streamMessage({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] })
+        .finalMessage();
       await client.generateText('model with space/and slash', 'x');
       expect(emulator.requests.map((r) => r.path)).toEqual([
         expected,

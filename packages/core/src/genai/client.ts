@@ -3,17 +3,30 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { BackoffGate } from './backoff-gate.js';
+import { capBytes, declaredLength, readCapped, readHead } from './bounded-body.js';
 import { Deadline } from './deadline.js';
-import { ServiceError, type ServiceOperation } from './errors.js';
+import {
+  BadResponseError,
+  NetworkError,
+  ResponseTooLargeError,
+  SAFETY_FINISH_REASONS,
+  SafetyStopError,
+  ServiceError,
+  type ServiceOperation,
+  ServiceTimeoutError,
+  StreamCutError,
+} from './errors.js';
 import { httpError } from './http-error.js';
 import { extractImages } from './images.js';
 import { parseJsonBody } from './json-body.js';
+import { INLINE_IMAGE, requestBody } from './request-body.js';
 import { AccumulatingMessageStream, type MessageStream } from './message-stream.js';
 import { noOutputError } from './no-output.js';
-import { isConnectionReset, isPushback, isRetryableStatus, retryDelayMs, sleep } from './retry-policy.js';
+import { systemClock } from '../time/clock.js';
+import { isConnectionReset, isPushback, isRetryableStatus, retryDelayMs } from './retry-policy.js';
 import { GenerateContentResponseSchema } from './schemas.js';
-import { parseMessageEvents } from './sse.js';
-import { extractText } from './text.js';
+import { DEFAULT_MAX_EVENT_CHARS, parseMessageEvents } from './sse.js';
+import { readReply } from './text.js';
 import type {
   AspectRatio,
   GenerateContentRequest,
@@ -35,10 +48,26 @@ export interface GenAiClientOptions {
   retryBaseDelayMs?: number;
   retryMaxDelayMs?: number;
   imageTimeoutMs?: number;
+  /** Text replies; for streams, the wait for the first byte and between content events (pings do not count). */
   textTimeoutMs?: number;
+  /** The longest a stream may run, content or not (default 10 minutes). */
+  streamTimeoutMs?: number;
+  /**
+   * The largest answer accepted, in bytes: a generate-content body (its images
+   * as Base64 included) or a whole stream (default 32 MiB). Past it the call
+   * fails with ResponseTooLargeError.
+   */
+  maxResponseBytes?: number;
+  /** The largest line or event of a stream, in characters (default 1 MiB). */
+  maxStreamEventChars?: number;
   /** Keep-alive connections to the service (default 16). */
   connections?: number;
 }
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_STREAM_TIMEOUT_MS = 10 * 60_000;
+/** An error answer is read this far: the service's own are a few hundred bytes, a proxy's page may be megabytes. */
+const MAX_ERROR_BODY_BYTES = 8 * 1024;
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -64,12 +93,6 @@ interface CallContext {
   timeoutMs: number;
 }
 
-interface Failure {
-  error: ServiceError;
-  /** Worth trying again by ourselves (as opposed to "the user may try again later"). */
-  retry: boolean;
-}
-
 const ANTHROPIC_VERSION = '2023-06-01';
 
 export class GenAiClient {
@@ -81,6 +104,9 @@ export class GenAiClient {
   readonly #backoff: { baseDelayMs: number; maxDelayMs: number };
   readonly #imageTimeoutMs: number;
   readonly #textTimeoutMs: number;
+  readonly #streamTimeoutMs: number;
+  readonly #maxResponseBytes: number;
+  readonly #maxStreamEventChars: number;
   /** Held shut while the service pushes back; every attempt of every call passes it first. */
   readonly #gate: BackoffGate;
 
@@ -92,8 +118,11 @@ export class GenAiClient {
     this.#backoff = { baseDelayMs: options.retryBaseDelayMs ?? 500, maxDelayMs: options.retryMaxDelayMs ?? 20_000 };
     this.#imageTimeoutMs = options.imageTimeoutMs ?? 120_000;
     this.#textTimeoutMs = options.textTimeoutMs ?? 60_000;
+    this.#streamTimeoutMs = options.streamTimeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS;
+    this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.#maxStreamEventChars = options.maxStreamEventChars ?? DEFAULT_MAX_EVENT_CHARS;
     this.#gate = new BackoffGate({ logger: this.#logger });
-    // Our own deadlines govern timeouts (per operation, idle for streams), so undici's are off.
+    // Our own deadlines govern timeouts (per operation, idle and total for streams), so undici's are off.
     this.#pool = new Pool(this.#endpoint.origin, {
       connections: options.connections ?? 16,
       keepAliveTimeout: 30_000,
@@ -102,10 +131,20 @@ export class GenAiClient {
     });
   }
 
-  async generateContent(
+  generateContent(
     model: string,
     request: GenerateContentRequest,
     options: CallOptions & { auth: GenerateContentAuth },
+  ): Promise<GenerateContentResponse> {
+    return this.#generateContent(model, request, options);
+  }
+
+  /** With `image`, the request's `INLINE_IMAGE` is that image (`requestBody`). */
+  async #generateContent(
+    model: string,
+    request: GenerateContentRequest,
+    options: CallOptions & { auth: GenerateContentAuth },
+    image?: Uint8Array,
   ): Promise<GenerateContentResponse> {
     const operation: ServiceOperation = options.auth === 'bearer' ? 'image' : 'text';
     const context: CallContext = {
@@ -115,22 +154,27 @@ export class GenAiClient {
       timeoutMs: options.timeoutMs ?? (operation === 'image' ? this.#imageTimeoutMs : this.#textTimeoutMs),
     };
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (options.auth === 'bearer') headers['authorization'] = `Bearer ${this.#apiKey}`;
+    if (options.auth === 'bearer') headers.authorization = `Bearer ${this.#apiKey}`;
     else headers['x-goog-api-key'] = this.#apiKey;
-    const body = JSON.stringify(request);
+    const body = requestBody(request, image);
     const path = joinPath(this.#endpoint, generateContentPath(model));
 
     return this.#withRetries(context, async (attempt) => {
       const deadline = new Deadline(context.timeoutMs);
+      let response: Dispatcher.ResponseData | undefined;
       try {
-        const response = await this.#send(context, attempt, deadline, { path, headers, body });
-        const received = await readBody(response.body);
+        response = await this.#send(context, attempt, deadline, { path, headers, body });
+        const limit = this.#maxResponseBytes;
+        const received = await readCapped(response.body, declaredLength(response.headers), limit, () =>
+          tooLarge(`an answer over ${mebibytes(limit)}`, limit, context),
+        );
         // Image bodies are megabytes: concurrent ones often end in the same
         // event-loop turn, and parsing them back to back kept timers (chat
         // edits, Slack's 3 s acks) waiting 50-90 ms in pnpm bench. Each waits a turn.
         await yieldToEventLoop();
         return this.#parseGenerateContent(received, context);
       } catch (error) {
+        response?.body.destroy();
         throw this.#classify(error, context, deadline);
       } finally {
         deadline.clear();
@@ -138,20 +182,27 @@ export class GenAiClient {
     });
   }
 
-  async generateText(model: string, prompt: string | GenerateContentRequest, options: CallOptions = {}): Promise<string> {
+  async generateText(
+    model: string,
+    prompt: string | GenerateContentRequest,
+    options: CallOptions = {},
+  ): Promise<string> {
     const request: GenerateContentRequest =
       typeof prompt === 'string' ? { contents: [{ role: 'user', parts: [{ text: prompt }] }] } : prompt;
     const response = await this.generateContent(model, request, { ...options, auth: 'api-key' });
-    const text = extractText(response);
-    if (text === '') throw noOutputError(response, 'text');
-    return text;
+    const reply = readReply(response);
+    if (reply.text === '') throw noOutputError(response, 'text');
+    if (reply.finishReason !== undefined && SAFETY_FINISH_REASONS.has(reply.finishReason)) {
+      throw new SafetyStopError({ text: reply.text, reason: reply.finishReason, explanation: reply.finishMessage });
+    }
+    return reply.text;
   }
 
   async generateImages(model: string, input: ImageInput, options: CallOptions = {}): Promise<GeneratedImage[]> {
     const parts: GenerateContentRequest['contents'][number]['parts'] = [{ text: input.prompt }];
     if (input.image !== undefined) {
       parts.push({
-        inlineData: { mimeType: input.image.mimeType, data: Buffer.from(input.image.bytes).toString('base64') },
+        inlineData: { mimeType: input.image.mimeType, data: INLINE_IMAGE },
       });
     }
     const request: GenerateContentRequest = {
@@ -162,15 +213,17 @@ export class GenAiClient {
         ...(input.count === undefined || input.count === 1 ? {} : { candidateCount: input.count }),
       },
     };
-    const response = await this.generateContent(model, request, { ...options, auth: 'bearer' });
-    const images = await extractImages(response, { logger: this.#logger });
+    const response = await this.#generateContent(model, request, { ...options, auth: 'bearer' }, input.image?.bytes);
+    const images = await extractImages(response, { logger: this.#logger, call: { operation: 'image', model } });
     if (images.length === 0) throw noOutputError(response, 'image');
     return images;
   }
 
   /**
    * Starts when first iterated. Failures before the first event are retried
-   * like any request; once an event reached the caller, never.
+   * like any request; once an event reached the caller, never. The wait for
+   * content (pings do not count) is the text timeout; the whole stream has a
+   * deadline and a size cap of its own.
    */
   streamMessage(request: MessagesRequest, options: CallOptions = {}): MessageStream {
     return new AccumulatingMessageStream(this.#streamEvents(request, options));
@@ -180,7 +233,10 @@ export class GenAiClient {
     await this.#pool.close();
   }
 
-  async *#streamEvents(request: MessagesRequest, options: CallOptions): AsyncGenerator<MessageStreamEvent, void, undefined> {
+  async *#streamEvents(
+    request: MessagesRequest,
+    options: CallOptions,
+  ): AsyncGenerator<MessageStreamEvent, void, undefined> {
     const context: CallContext = {
       operation: 'messages',
       model: request.model,
@@ -197,14 +253,21 @@ export class GenAiClient {
     const path = joinPath(this.#endpoint, MESSAGES_PATH);
 
     const opened = await this.#withRetries(context, async (attempt) => {
-      const deadline = new Deadline(context.timeoutMs);
+      const deadline = new Deadline(context.timeoutMs, this.#streamTimeoutMs);
       let response: Dispatcher.ResponseData | undefined;
       try {
         response = await this.#send(context, attempt, deadline, { path, headers, body });
-        const events = parseMessageEvents(resetOnEachChunk(response.body, deadline), {
+        const limit = this.#maxResponseBytes;
+        const bytes = capBytes(response.body, limit, () =>
+          tooLarge(`a stream over ${mebibytes(limit)}`, limit, context),
+        );
+        const parsed = parseMessageEvents(bytes, {
+          model: context.model,
           scrub: (text) => this.#scrub(text),
           onUnknownEvent: (type) => this.#logger.debug({ type }, 'skipped unknown stream event'),
+          maxEventChars: this.#maxStreamEventChars,
         });
+        const events = resetOnContent(parsed, deadline);
         const first = await events.next();
         return { first, events, deadline, response };
       } catch (error) {
@@ -225,8 +288,8 @@ export class GenAiClient {
         } catch (error) {
           if (context.signal?.aborted === true) throw context.signal.reason;
           // The connection dropping once the reply has started is a cut stream, not an unreachable service.
-          if (!deadline.expired && isConnectionReset(error)) throw cutStream(context, error);
-          throw this.#classify(error, context, deadline).error;
+          if (deadline.expired === undefined && isConnectionReset(error)) throw cutStream(context, error);
+          throw this.#classify(error, context, deadline);
         }
         if (next.done === true) return;
         yield next.value;
@@ -238,12 +301,15 @@ export class GenAiClient {
     }
   }
 
-  /** One HTTP exchange up to the response head; a non-2xx answer becomes a ServiceError. */
+  /**
+   * One HTTP exchange up to the response head; a non-2xx answer becomes a
+   * ServiceError, read from the first few KiB of its body.
+   */
   async #send(
     context: CallContext,
     attempt: number,
     deadline: Deadline,
-    request: { path: string; headers: Record<string, string>; body: string },
+    request: { path: string; headers: Record<string, string>; body: string | Buffer },
   ): Promise<Dispatcher.ResponseData> {
     const started = performance.now();
     const signal = context.signal === undefined ? deadline.signal : AbortSignal.any([context.signal, deadline.signal]);
@@ -259,8 +325,9 @@ export class GenAiClient {
       'service request',
     );
     if (response.statusCode < 200 || response.statusCode >= 300) {
-      const text = await response.body.text();
-      throw httpError(response.statusCode, response.headers, text, {
+      const head = await readHead(response.body, MAX_ERROR_BODY_BYTES);
+      response.body.destroy();
+      throw httpError(response.statusCode, response.headers, head.toString('utf8'), {
         operation: context.operation,
         model: context.model,
         scrub: (value) => this.#scrub(value),
@@ -277,72 +344,56 @@ export class GenAiClient {
         return await attempt(number);
       } catch (thrown) {
         if (context.signal?.aborted === true) throw context.signal.reason;
-        if (!isFailure(thrown)) throw thrown;
-        const failure = thrown;
-        if (failure.error.status === undefined) {
+        if (!(thrown instanceof ServiceError)) throw thrown;
+        const error = thrown;
+        if (error.status === undefined) {
           // HTTP answers were logged on arrival; this is the line for attempts that got none.
           this.#logger.debug(
-            { operation: context.operation, model: context.model, attempt: number, errorType: failure.error.errorType },
+            { operation: context.operation, model: context.model, attempt: number, errorType: error.type },
             'service request failed',
           );
         }
-        const { status, retryAfterSeconds } = failure.error;
+        const { status, retryAfterSeconds } = error;
         const delayMs = retryDelayMs(number, this.#backoff, retryAfterSeconds);
         // Even a request that gives up holds the others: the service asked all of us to wait.
         const pushback = isPushback(status, retryAfterSeconds);
         if (pushback) this.#gate.close(delayMs, { operation: context.operation, model: context.model, status });
-        if (!failure.retry || number > this.#maxRetries) throw failure.error;
+        if (!worthRetrying(error) || number > this.#maxRetries) throw error;
         this.#logger.warn(
           {
             operation: context.operation,
             model: context.model,
             attempt: number,
             status,
-            errorType: failure.error.errorType,
+            errorType: error.type,
             delayMs,
           },
           'retrying service request',
         );
         // After a pushback the next turn of the loop waits at the gate with everyone else.
-        if (!pushback) await sleep(delayMs, context.signal);
+        if (!pushback) await systemClock.sleep(delayMs, context.signal);
       }
     }
   }
 
-  /** Any failure of an attempt, as the error the caller will see and whether to retry it ourselves. */
-  #classify(error: unknown, context: CallContext, deadline: Deadline): Failure {
-    if (isFailure(error)) return error;
-    if (deadline.expired) {
-      return {
-        error: new ServiceError(`The service did not answer within ${Math.round(deadline.ms / 1000)} s.`, {
-          errorType: 'timeout',
-          retryable: true,
-          operation: context.operation,
-          model: context.model,
-          cause: error,
-        }),
-        retry: false,
-      } satisfies Failure;
+  /** Any failure of an attempt, as the error the caller will see. */
+  #classify(error: unknown, context: CallContext, deadline: Deadline): ServiceError {
+    if (error instanceof ServiceError) return error;
+    if (deadline.expired !== undefined) {
+      const seconds = Math.round(deadline.expiredAfterMs / 1000);
+      const message =
+        deadline.expired === 'total'
+          ? `The reply took longer than the ${seconds} s a stream may take.`
+          : `The service did not answer within ${seconds} s.`;
+      return new ServiceTimeoutError(message, { operation: context.operation, model: context.model, cause: error });
     }
-    if (error instanceof ServiceError) {
-      const retry =
-        error.status !== undefined
-          ? isRetryableStatus(error.status)
-          : error.retryable && error.errorType !== 'bad_response' && error.errorType !== 'timeout';
-      return { error: withContext(error, context), retry } satisfies Failure;
-    }
-    const reset = isConnectionReset(error);
     const detail = error instanceof Error ? ((error as { code?: unknown }).code ?? error.message) : 'unknown error';
-    return {
-      error: new ServiceError(this.#scrub(`The connection to the service failed: ${String(detail)}`), {
-        errorType: 'network_error',
-        retryable: true,
-        operation: context.operation,
-        model: context.model,
-        cause: error,
-      }),
-      retry: reset,
-    } satisfies Failure;
+    return new NetworkError(this.#scrub(`The connection to the service failed: ${String(detail)}`), {
+      connectionReset: isConnectionReset(error),
+      operation: context.operation,
+      model: context.model,
+      cause: error,
+    });
   }
 
   #parseGenerateContent(body: Buffer, context: CallContext): GenerateContentResponse {
@@ -365,58 +416,57 @@ export class GenAiClient {
   }
 }
 
-function badResponse(what: string, context: CallContext): ServiceError {
-  return new ServiceError(`The service sent a response we could not read (${what}).`, {
-    errorType: 'bad_response',
-    retryable: false,
+function badResponse(what: string, context: CallContext): BadResponseError {
+  return new BadResponseError(`The service sent a response we could not read (${what}).`, {
     operation: context.operation,
     model: context.model,
   });
 }
 
-function cutStream(context: CallContext, cause: unknown): ServiceError {
-  return new ServiceError('The stream ended before the reply was complete (connection closed).', {
-    errorType: 'stream_cut',
-    retryable: true,
+function cutStream(context: CallContext, cause: unknown): StreamCutError {
+  return new StreamCutError('The stream ended before the reply was complete (connection closed).', {
     operation: context.operation,
     model: context.model,
     cause,
   });
 }
 
-function isFailure(value: unknown): value is Failure {
-  return typeof value === 'object' && value !== null && 'error' in value && value.error instanceof ServiceError && 'retry' in value;
-}
-
-/** Errors raised below the client (SSE parsing) do not know the model; add it. */
-function withContext(error: ServiceError, context: CallContext): ServiceError {
-  if (error.model !== undefined) return error;
-  return new ServiceError(error.message, {
-    status: error.status,
-    errorType: error.errorType,
-    retryable: error.retryable,
-    requestId: error.requestId,
-    retryAfterSeconds: error.retryAfterSeconds,
+function tooLarge(what: string, limitBytes: number, context: CallContext): ResponseTooLargeError {
+  return new ResponseTooLargeError(`The service sent ${what}, more than we accept.`, {
+    limitBytes,
     operation: context.operation,
     model: context.model,
   });
 }
 
-async function* resetOnEachChunk(body: AsyncIterable<Uint8Array>, deadline: Deadline): AsyncGenerator<Uint8Array> {
-  for await (const chunk of body) {
-    deadline.reset();
-    yield chunk;
-  }
+function mebibytes(bytes: number): string {
+  return `${Number((bytes / 1024 / 1024).toFixed(1))} MiB`;
 }
 
 /**
- * A whole body as one buffer. undici 7's `body.text()` kept image responses
- * alive far longer: pnpm bench saw 4 MiB images peak at 1.2-1.6x the official
- * SDK's RSS. Collecting the chunks lets each one die young. (Copying them into
- * one buffer sized by content-length as they arrive measured no different.)
+ * Whether to send the same request again ourselves (as opposed to "the user
+ * may try again later"): what the service may answer differently next time.
  */
-async function readBody(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of body) chunks.push(chunk);
-  return Buffer.concat(chunks);
+function worthRetrying(error: ServiceError): boolean {
+  if (
+    error instanceof ServiceTimeoutError ||
+    error instanceof BadResponseError ||
+    error instanceof ResponseTooLargeError
+  ) {
+    return false;
+  }
+  if (error.status !== undefined) return isRetryableStatus(error.status);
+  if (error instanceof NetworkError) return error.connectionReset;
+  return error.retryable;
+}
+
+/** The events as they come; each one with content (anything but a ping) restarts the idle timer. */
+async function* resetOnContent(
+  events: AsyncGenerator<MessageStreamEvent, void, undefined>,
+  deadline: Deadline,
+): AsyncGenerator<MessageStreamEvent, void, undefined> {
+  for await (const event of events) {
+    if (event.type !== 'ping') deadline.reset();
+    yield event;
+  }
 }

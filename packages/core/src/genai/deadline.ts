@@ -1,16 +1,24 @@
+/** Which of a call's limits ran out. */
+export type Expiry = 'idle' | 'total';
+
 /**
- * A timer that aborts a signal when it runs out; `reset()` restarts it, which
- * turns it into an idle timeout for streams. `expired` tells our own timeout
- * apart from the caller's abort.
+ * The time limits of one attempt, as one abort signal. The idle timer starts
+ * over on `reset()` (a stream resets it on content, so waiting for the first
+ * byte and between content events share it); the total one, when there is
+ * one, never does. `expired` tells our own timeout apart from the caller's abort.
  */
 export class Deadline {
   readonly #controller = new AbortController();
-  readonly #ms: number;
-  #timer: NodeJS.Timeout | undefined;
-  #expired = false;
+  readonly #idleMs: number;
+  readonly #totalMs: number | undefined;
+  #idleTimer: NodeJS.Timeout | undefined;
+  readonly #totalTimer: NodeJS.Timeout | undefined;
+  #expired: Expiry | undefined;
 
-  constructor(ms: number) {
-    this.#ms = ms;
+  constructor(idleMs: number, totalMs?: number) {
+    this.#idleMs = idleMs;
+    this.#totalMs = totalMs;
+    if (totalMs !== undefined) this.#totalTimer = setTimeout(() => this.#expire('total', totalMs), totalMs);
     this.reset();
   }
 
@@ -18,24 +26,30 @@ export class Deadline {
     return this.#controller.signal;
   }
 
-  get expired(): boolean {
+  get expired(): Expiry | undefined {
     return this.#expired;
   }
 
-  get ms(): number {
-    return this.#ms;
+  /** The limit that ran out, in milliseconds. */
+  get expiredAfterMs(): number {
+    return this.#expired === 'total' ? (this.#totalMs ?? this.#idleMs) : this.#idleMs;
   }
 
   reset(): void {
-    clearTimeout(this.#timer);
-    if (this.#expired) return;
-    this.#timer = setTimeout(() => {
-      this.#expired = true;
-      this.#controller.abort(new Error(`no answer within ${this.#ms} ms`));
-    }, this.#ms);
+    clearTimeout(this.#idleTimer);
+    if (this.#expired !== undefined) return;
+    this.#idleTimer = setTimeout(() => this.#expire('idle', this.#idleMs), this.#idleMs);
   }
 
   clear(): void {
-    clearTimeout(this.#timer);
+    clearTimeout(this.#idleTimer);
+    clearTimeout(this.#totalTimer);
+  }
+
+  #expire(which: Expiry, ms: number): void {
+    if (this.#expired !== undefined) return;
+    this.#expired = which;
+    this.clear();
+    this.#controller.abort(new Error(`no answer within ${ms} ms`));
   }
 }

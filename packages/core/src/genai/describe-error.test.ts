@@ -1,49 +1,96 @@
 import { describe, expect, it } from 'vitest';
 import { describeError } from './describe-error.js';
-import { ServiceError, UsageError } from './errors.js';
+import {
+  ModelNotFoundError,
+  SafetyStopError,
+  ServiceAuthError,
+  ServiceFailedError,
+  ServiceOverloadedError,
+  ServiceRateLimitedError,
+  ServiceTimeoutError,
+  StreamCutError,
+  UsageError,
+} from './errors.js';
 import { noOutputError } from './no-output.js';
-
-function service(details: ConstructorParameters<typeof ServiceError>[1]): ServiceError {
-  return new ServiceError('internal detail', details);
-}
 
 describe('describeError', () => {
   it('names the model and its variable on 404', () => {
-    expect(describeError(service({ status: 404, errorType: 'NOT_FOUND', retryable: false, operation: 'image', model: 'x' }))).toEqual({
-      summary: "Model 'x' was not found (404): check IMAGE_MODEL.",
+    expect(describeError(new ModelNotFoundError('detail', { status: 404, operation: 'image', model: 'x' }))).toEqual({
+      summary: "The image service does not know the model 'x': check IMAGE_MODEL.",
       retryable: false,
     });
-    expect(describeError(service({ status: 404, errorType: 'not_found_error', retryable: false, operation: 'messages', model: 'c' })).summary).toContain(
-      'CHAT_MODEL',
-    );
+    expect(
+      describeError(new ModelNotFoundError('detail', { status: 404, operation: 'messages', model: 'c' })).summary,
+    ).toContain('CHAT_MODEL');
   });
 
   it('explains overload, rate limits, credentials, timeouts and cut streams', () => {
-    expect(describeError(service({ status: 529, errorType: 'overloaded_error', retryable: true, operation: 'image' }))).toEqual({
+    expect(describeError(new ServiceOverloadedError('detail', { status: 529, operation: 'image' }))).toEqual({
       summary: 'The image service is overloaded right now. Try again in a minute.',
       retryable: true,
     });
-    expect(describeError(service({ errorType: 'overloaded_error', retryable: true, operation: 'messages' })).summary).toContain('chat service is overloaded');
-    expect(describeError(service({ status: 429, errorType: 'RESOURCE_EXHAUSTED', retryable: true, operation: 'text' })).retryable).toBe(true);
-    expect(describeError(service({ status: 401, errorType: 'authentication_error', retryable: false })).summary).toContain('GENAI_API_KEY');
-    expect(describeError(service({ errorType: 'timeout', retryable: true, operation: 'image' })).summary).toContain('too long');
-    expect(describeError(service({ errorType: 'stream_cut', retryable: true, operation: 'messages' })).summary).toContain('cut off');
-    expect(describeError(service({ status: 500, errorType: 'INTERNAL', retryable: true, operation: 'text' })).summary).toBe(
-      'The text service failed (500). Try again in a minute.',
+    expect(describeError(new ServiceOverloadedError('detail', { operation: 'messages' })).summary).toContain(
+      'chat service is overloaded',
     );
+    expect(describeError(new ServiceRateLimitedError('detail', { status: 429, operation: 'text' })).retryable).toBe(
+      true,
+    );
+    expect(describeError(new ServiceAuthError('detail', { status: 401 })).summary).toContain('GENAI_API_KEY');
+    expect(describeError(new ServiceTimeoutError('detail', { operation: 'image' })).summary).toContain('too long');
+    expect(describeError(new StreamCutError('detail', { operation: 'messages' })).summary).toContain(
+      'dropped the connection mid-answer',
+    );
+    expect(
+      describeError(new ServiceFailedError('detail', { status: 500, serviceType: 'INTERNAL', operation: 'text' }))
+        .summary,
+    ).toBe('The text service failed. Try again in a minute.');
+  });
+
+  it('says a reply stopped for safety is not to be retried as it is', () => {
+    expect(describeError(new SafetyStopError({ text: 'Partial', reason: 'SAFETY' }))).toEqual({
+      summary: 'The model stopped for safety reasons. Rewording it may help.',
+      retryable: false,
+    });
   });
 
   it('tells a safety block from a missing image', () => {
     expect(describeError(noOutputError({ promptFeedback: { blockReason: 'SAFETY' } }, 'image'))).toEqual({
-      summary: 'Blocked for safety: SAFETY. Try rewording it.',
+      summary: 'The model declined this for safety reasons. Rewording it may help.',
       retryable: false,
     });
-    expect(describeError(noOutputError({ candidates: [{ finishReason: 'IMAGE_SAFETY' }] }, 'image')).summary).toMatch(/^Blocked for safety: IMAGE_SAFETY/);
+    expect(describeError(noOutputError({ candidates: [{ finishReason: 'IMAGE_SAFETY' }] }, 'image')).summary).toMatch(
+      /^The model declined this for safety reasons\./,
+    );
+    const rated = noOutputError(
+      {
+        promptFeedback: { blockReason: 'PROHIBITED_CONTENT' },
+        candidates: [{ safetyRatings: [{ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', blocked: true }, {}] }],
+      },
+      'image',
+    );
+    expect(describeError(rated).summary).toBe(
+      'The model declined this for safety reasons (prohibited content, dangerous content). Rewording it may help.',
+    );
     expect(describeError(noOutputError({ candidates: [{ finishReason: 'NO_IMAGE' }] }, 'image'))).toEqual({
-      summary: 'The model returned no image (NO_IMAGE).',
+      summary: 'The model gave no image this time.',
       retryable: true,
     });
-    expect(describeError(noOutputError({ candidates: [{ finishReason: 'STOP' }] }, 'text')).summary).toBe('The model returned no text.');
+    expect(describeError(noOutputError({ candidates: [{ finishReason: 'STOP' }] }, 'text')).summary).toBe(
+      'The model gave no reply this time.',
+    );
+  });
+
+  it('says what the service said of a request it rejected, without codes', () => {
+    const rejected = new ServiceFailedError('HTTP 400 INVALID_ARGUMENT: Unsupported aspect ratio', {
+      status: 400,
+      serviceType: 'INVALID_ARGUMENT',
+      serviceMessage: 'Unsupported aspect ratio',
+      operation: 'image',
+    });
+    expect(describeError(rejected).summary).toBe('The image service rejected the request: Unsupported aspect ratio.');
+    expect(describeError(new ServiceFailedError('HTTP 400', { status: 400, operation: 'text' })).summary).toBe(
+      'The text service rejected the request.',
+    );
   });
 
   it('passes usage errors through and hides anything unknown', () => {

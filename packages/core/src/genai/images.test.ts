@@ -1,9 +1,9 @@
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ServiceError, UsageError } from './errors.js';
+import { BadResponseError, UsageError } from './errors.js';
 import { extractImages, MAX_INLINE_IMAGE_BYTES, readInputImage } from './images.js';
-import { base64, gifHeader, heicHeader, jpegHeader, tinyPng, webpHeader } from './test-fixtures.js';
+import { base64, gifHeader, heicHeader, jpegHeader, tinyPng, webpHeader } from '../../testing/fixtures.js';
 import type { GenerateContentResponse } from './types.js';
 
 function captureLogger(): { logger: pino.Logger; lines: string[] } {
@@ -21,7 +21,11 @@ describe('extractImages', () => {
   it('decodes inlineData parts across all candidates, named by their MIME type', async () => {
     const response: GenerateContentResponse = {
       candidates: [
-        { content: { parts: [{ text: 'here you go' }, { inlineData: { mimeType: 'image/png', data: base64(tinyPng()) } }] } },
+        {
+          content: {
+            parts: [{ text: 'here you go' }, { inlineData: { mimeType: 'image/png', data: base64(tinyPng()) } }],
+          },
+        },
         { content: { parts: [{ inlineData: { mimeType: 'image/jpeg', data: base64(jpegHeader()) } }] } },
       ],
     };
@@ -79,8 +83,7 @@ describe('extractImages', () => {
       candidates: [{ content: { parts: [{ inlineData: { mimeType: 'image/png', data: '!!not*base64' } }] } }],
     };
     const error = await extractImages(response).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ServiceError);
-    expect((error as ServiceError).errorType).toBe('bad_response');
+    expect(error).toBeInstanceOf(BadResponseError);
   });
 
   it.each([
@@ -89,9 +92,11 @@ describe('extractImages', () => {
     ['a character outside the alphabet', (b64: string) => `${b64.slice(0, 8)}*${b64.slice(9)}`],
   ])('refuses Base64 with %s', async (_case, corrupt) => {
     const data = corrupt(base64(tinyPng()));
-    const response: GenerateContentResponse = { candidates: [{ content: { parts: [{ inlineData: { mimeType: 'image/png', data } }] } }] };
+    const response: GenerateContentResponse = {
+      candidates: [{ content: { parts: [{ inlineData: { mimeType: 'image/png', data } }] } }],
+    };
     const error = await extractImages(response).catch((e: unknown) => e);
-    expect((error as ServiceError).errorType).toBe('bad_response');
+    expect(error).toBeInstanceOf(BadResponseError);
   });
 
   it('decodes Base64 wrapped over several lines', async () => {

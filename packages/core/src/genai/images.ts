@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Logger } from 'pino';
-import { ServiceError, UsageError } from './errors.js';
+import { BadResponseError, NotAnImageError, type ServiceOperation, UsageError } from './errors.js';
 import { extensionForMimeType, normalizeMimeType } from './mime.js';
 import type { GenerateContentResponse, GeneratedImage, InputImage } from './types.js';
 
@@ -13,7 +13,17 @@ import type { GenerateContentResponse, GeneratedImage, InputImage } from './type
  */
 export const MAX_INLINE_IMAGE_BYTES = 14 * 1024 * 1024;
 
-const ACCEPTED_INPUT_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/heic', 'image/heif']);
+/** The formats an image to edit may have, as people read them: the same words in the CLI, the bots and the playground. */
+export const IMAGE_FORMATS_IN_WORDS = 'PNG, JPEG, WebP, GIF or HEIC';
+
+const ACCEPTED_INPUT_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/gif',
+  'image/heic',
+  'image/heif',
+]);
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -35,30 +45,41 @@ function decodeCanonicalBase64(data: string): Uint8Array | undefined {
   return new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.byteLength);
 }
 
+/** The call an answer came from, for the errors raised while reading it. */
+export interface AnswerContext {
+  operation?: ServiceOperation | undefined;
+  model?: string | undefined;
+}
+
 /** Decodes strict Base64 (whitespace tolerated); anything else is the service's fault. */
-function decodeBase64(data: string): Uint8Array {
+function decodeBase64(data: string, call: AnswerContext): Uint8Array {
   const fast = decodeCanonicalBase64(data);
   if (fast !== undefined) return fast;
   const compact = data.replace(/\s+/g, '');
   if (compact.length % 4 !== 0 || !BASE64.test(compact)) {
-    throw new ServiceError('The service returned image data that is not valid Base64.', {
-      errorType: 'bad_response',
-      retryable: true,
-    });
+    throw new BadResponseError('The service returned image data that is not valid Base64.', call);
   }
   return new Uint8Array(Buffer.from(compact, 'base64'));
 }
 
-async function toImage(declaredMimeType: string, data: string, logger: Logger | undefined): Promise<GeneratedImage> {
+async function toImage(
+  declaredMimeType: string,
+  data: string,
+  options: { logger?: Logger | undefined; call?: AnswerContext | undefined },
+): Promise<GeneratedImage> {
   // A turn of the event loop between images (as between reading and parsing in the client).
   await yieldToEventLoop();
-  const bytes = decodeBase64(data);
+  const bytes = decodeBase64(data, options.call ?? {});
+  const logger = options.logger;
   const declared = normalizeMimeType(declaredMimeType);
   const detected = (await fileTypeFromBuffer(bytes))?.mime;
   const mimeType = declared === '' ? (detected ?? 'application/octet-stream') : declared;
   const disagrees = detected !== undefined && extensionForMimeType(detected) !== extensionForMimeType(mimeType);
   if (disagrees) {
-    logger?.warn({ declaredMimeType: mimeType, detectedMimeType: detected }, 'image bytes do not match the declared MIME type');
+    logger?.warn(
+      { declaredMimeType: mimeType, detectedMimeType: detected },
+      'image bytes do not match the declared MIME type',
+    );
   }
   return {
     mimeType,
@@ -70,24 +91,28 @@ async function toImage(declaredMimeType: string, data: string, logger: Logger | 
 
 /**
  * Every image in a generate-content response: the inlineData parts with data,
- * across all candidates. Only when there is none, data URLs found in text parts.
+ * across all candidates. Only when there is none, data URLs found in text
+ * parts. Parts marked `thought` (a thinking model's drafts) are never results.
  */
 export async function extractImages(
   response: GenerateContentResponse,
-  options: { logger?: Logger | undefined } = {},
+  options: { logger?: Logger | undefined; call?: AnswerContext | undefined } = {},
 ): Promise<GeneratedImage[]> {
-  const parts = (response.candidates ?? []).flatMap((candidate) => candidate.content?.parts ?? []);
+  const parts = (response.candidates ?? [])
+    .flatMap((candidate) => candidate.content?.parts ?? [])
+    .filter((part) => part.thought !== true);
   const inline = parts.flatMap((part) =>
-    part.inlineData !== undefined && part.inlineData.data !== '' ? [part.inlineData] : [],
+    part.inlineData !== undefined && part.inlineData !== null && part.inlineData.data !== '' ? [part.inlineData] : [],
   );
   if (inline.length > 0) {
-    return Promise.all(inline.map((item) => toImage(item.mimeType, item.data, options.logger)));
+    return Promise.all(inline.map((item) => toImage(item.mimeType, item.data, options)));
   }
   const fromText = parts
-    .filter((part) => part.thought !== true && part.text !== undefined)
     .flatMap((part) => [...(part.text ?? '').matchAll(DATA_URL)])
-    .flatMap((match) => (match[1] !== undefined && match[2] !== undefined ? [{ mimeType: match[1], data: match[2] }] : []));
-  return Promise.all(fromText.map((item) => toImage(item.mimeType, item.data, options.logger)));
+    .flatMap((match) =>
+      match[1] !== undefined && match[2] !== undefined ? [{ mimeType: match[1], data: match[2] }] : [],
+    );
+  return Promise.all(fromText.map((item) => toImage(item.mimeType, item.data, options)));
 }
 
 /**
@@ -104,8 +129,8 @@ export async function readInputImage(bytes: Uint8Array): Promise<InputImage> {
   }
   const detected = (await fileTypeFromBuffer(bytes))?.mime;
   if (detected === undefined || !ACCEPTED_INPUT_TYPES.has(detected)) {
-    throw new UsageError(
-      `Unsupported image type${detected === undefined ? '' : ` (${detected})`}: use PNG, JPEG, WebP, GIF or HEIC/HEIF.`,
+    throw new NotAnImageError(
+      `Unsupported image type${detected === undefined ? '' : ` (${detected})`}: use ${IMAGE_FORMATS_IN_WORDS}.`,
     );
   }
   return { mimeType: detected, bytes };

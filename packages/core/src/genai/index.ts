@@ -1,14 +1,5 @@
-export { ASPECT_RATIOS } from './types.js';
-export type * from './types.js';
-export * from './errors.js';
-export { GenAiClient, type CallOptions, type GenAiClientOptions, type GenerateContentAuth, type ImageInput } from './client.js';
-export { BackoffGate, type BackoffGateOptions, type GateClock, type GateLogger } from './backoff-gate.js';
-export type { MessageStream } from './message-stream.js';
-export { extractImages, readInputImage, MAX_INLINE_IMAGE_BYTES } from './images.js';
-export { extractText } from './text.js';
-export { extensionForMimeType } from './mime.js';
+export { ASPECT_RATIOS, type AspectRatio, type InputImage, type MessagesRequest } from './types.js';
+export { GenAiClient, type GenAiClientOptions } from './client.js';
+export { IMAGE_FORMATS_IN_WORDS, readInputImage, MAX_INLINE_IMAGE_BYTES } from './images.js';
 export { parseAspectRatio } from './aspect-ratio.js';
-export { describeError, type ErrorDescription } from './describe-error.js';
-export { ConfigError, loadConfig, type AppConfig, type DiscordConfig, type ServiceConfig, type SlackConfig } from '../config/load-config.js';
-export { DEFAULT_MODELS } from '../config/default-models.js';
-export { createLogger, redactLine, REDACTED, type Logger, type LoggerOptions } from '../log/logger.js';
+export { describeError, settingToCheck } from './describe-error.js';

@@ -9,10 +9,15 @@ describe('parseJsonBody', () => {
   it('equals JSON.parse on any JSON, whatever gets lifted', () => {
     // A lift threshold of 0-8 bytes lifts most literals, escaped and non-ASCII ones included.
     fc.assert(
-      fc.property(fc.jsonValue({ noUnicodeString: false }), fc.integer({ min: 0, max: 8 }), fc.boolean(), (value, liftMinBytes, pretty) => {
-        const text = JSON.stringify(value, null, pretty ? 2 : undefined);
-        expect(parseJsonBody(bytesOf(text), liftMinBytes)).toStrictEqual(JSON.parse(text));
-      }),
+      fc.property(
+        fc.jsonValue({ noUnicodeString: false }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.boolean(),
+        (value, liftMinBytes, pretty) => {
+          const text = JSON.stringify(value, null, pretty ? 2 : undefined);
+          expect(parseJsonBody(bytesOf(text), liftMinBytes)).toStrictEqual(JSON.parse(text));
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -32,7 +37,9 @@ describe('parseJsonBody', () => {
 
   it('keeps a long Base64 value off the V8 heap', () => {
     const data = Buffer.alloc(15 * MIB, 7).toString('base64');
-    const body = bytesOf(JSON.stringify({ candidates: [{ content: { parts: [{ inlineData: { mimeType: 'image/png', data } }] } }] }));
+    const body = bytesOf(
+      JSON.stringify({ candidates: [{ content: { parts: [{ inlineData: { mimeType: 'image/png', data } }] } }] }),
+    );
     const before = process.memoryUsage();
     const parsed = parseJsonBody(body) as { candidates: [{ content: { parts: [{ inlineData: { data: string } }] } }] };
     const after = process.memoryUsage();
@@ -44,7 +51,13 @@ describe('parseJsonBody', () => {
 
   it('throws SyntaxError on a body that is not JSON', () => {
     const long = 'A'.repeat(100);
-    for (const text of ['', '{"data": "unterminated', `{"data": "${long}"`, `{"data": "${long}" "x": 1}`, `["${long}",]`]) {
+    for (const text of [
+      '',
+      '{"data": "unterminated',
+      `{"data": "${long}"`,
+      `{"data": "${long}" "x": 1}`,
+      `["${long}",]`,
+    ]) {
       expect(() => parseJsonBody(bytesOf(text), 10), text).toThrow(SyntaxError);
     }
   });

@@ -34,7 +34,12 @@ export function parseJsonBody(body: Buffer, liftMinBytes = LIFT_MIN_BYTES): unkn
     const close = closingQuote(body, open + 1);
     if (close === -1) break;
     const literal = body.subarray(open + 1, close);
-    if (literal.byteLength >= liftMinBytes && !literal.includes(BACKSLASH) && isAscii(literal) && !isKey(body, close + 1)) {
+    if (
+      literal.byteLength >= liftMinBytes &&
+      !literal.includes(BACKSLASH) &&
+      isAscii(literal) &&
+      !isKey(body, close + 1)
+    ) {
       pieces.push(body.toString('utf8', copiedTo, open), JSON.stringify(`${marker}${String(lifted.length)}`));
       lifted.push(literal.toString('latin1'));
       copiedTo = close + 1;

@@ -1,10 +1,20 @@
+import { NoOutputError, REFUSAL_STOP_REASON, SafetyStopError } from './errors.js';
 import type { FinalMessage, MessageStreamEvent, StopReason, Usage } from './types.js';
 
 export interface MessageStream extends AsyncIterable<MessageStreamEvent> {
   /** Consumes the stream, yielding only reply text (thinking, JSON and signature deltas are skipped). */
   textDeltas(): AsyncIterable<string>;
-  /** Consumes what is left and resolves with the whole reply; rejects with the stream's error. */
+  /**
+   * Consumes what is left and resolves with the whole reply; rejects with the
+   * stream's error. A reply refused for safety rejects too, the stream itself
+   * as well: with SafetyStopError after some text, NoOutputError before any.
+   */
   finalMessage(): Promise<FinalMessage>;
+}
+
+/** Counts the service sent as null (or not at all) are left out, so they never hide a count sent earlier. */
+function reportedUsage(usage: Record<string, unknown> | undefined): Usage {
+  return Object.fromEntries(Object.entries(usage ?? {}).filter(([, value]) => value !== null && value !== undefined));
 }
 
 /**
@@ -20,6 +30,7 @@ export class AccumulatingMessageStream implements MessageStream {
   #model = '';
   #text = '';
   #stopReason: StopReason | null = null;
+  #stopExplanation: string | undefined;
   #usage: Usage = {};
 
   constructor(source: AsyncIterable<MessageStreamEvent>) {
@@ -52,6 +63,7 @@ export class AccumulatingMessageStream implements MessageStream {
         this.#accumulate(event);
         yield event;
       }
+      if (this.#stopReason === REFUSAL_STOP_REASON) throw this.#refusal();
     } catch (error) {
       this.#failure = { error };
       throw error;
@@ -63,7 +75,7 @@ export class AccumulatingMessageStream implements MessageStream {
       case 'message_start':
         this.#id = event.message.id;
         this.#model = event.message.model;
-        this.#usage = { ...event.message.usage };
+        this.#usage = reportedUsage(event.message.usage);
         break;
       case 'content_block_start':
         if (event.content_block.type === 'text' && typeof event.content_block.text === 'string') {
@@ -77,10 +89,20 @@ export class AccumulatingMessageStream implements MessageStream {
         break;
       case 'message_delta':
         this.#stopReason = event.delta.stop_reason;
-        this.#usage = { ...this.#usage, ...event.usage };
+        this.#stopExplanation = event.delta.stop_details?.explanation;
+        this.#usage = { ...this.#usage, ...reportedUsage(event.usage) };
         break;
       default:
         break;
     }
+  }
+
+  #refusal(): Error {
+    const explanation = this.#stopExplanation;
+    if (this.#text !== '') return new SafetyStopError({ text: this.#text, reason: REFUSAL_STOP_REASON, explanation });
+    return new NoOutputError(
+      `The service returned no text: the model refused to answer${explanation === undefined ? '' : ` (${explanation})`}.`,
+      { wanted: 'text', stopReason: REFUSAL_STOP_REASON },
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { NoOutputError, type CandidateOutcome } from './errors.js';
+import { type CandidateOutcome, NoOutputError } from './errors.js';
 import type { GenerateContentResponse } from './types.js';
 
 /** Why a 200 answer carried no image or no text, in terms the caller can branch on. */
@@ -19,7 +19,9 @@ export function noOutputError(response: GenerateContentResponse, wanted: 'text' 
   if (blockReason !== undefined) {
     reason = `the prompt was blocked (${blockReason})`;
   } else {
-    const finishReasons = [...new Set(candidates.flatMap((c) => (c.finishReason === undefined ? [] : [c.finishReason])))];
+    const finishReasons = [
+      ...new Set(candidates.flatMap((c) => (c.finishReason === undefined ? [] : [c.finishReason]))),
+    ];
     reason =
       candidates.length === 0
         ? 'no candidates'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isConnectionReset, isPushback, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from './retry-policy.js';
+import { isConnectionReset, isPushback, isRetryableStatus, parseRetryAfter, retryDelayMs } from './retry-policy.js';
 
 describe('retry policy', () => {
   it('retries the transient statuses only', () => {
@@ -48,13 +48,5 @@ describe('retry policy', () => {
     expect(isConnectionReset(new Error('fetch failed', { cause: reset }))).toBe(true);
     expect(isConnectionReset(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }))).toBe(true);
     expect(isConnectionReset(Object.assign(new Error('getaddrinfo ENOTFOUND x'), { code: 'ENOTFOUND' }))).toBe(false);
-  });
-
-  it('stops waiting when the signal aborts, with its reason', async () => {
-    const controller = new AbortController();
-    const reason = new Error('shutting down');
-    const waiting = sleep(60_000, controller.signal);
-    controller.abort(reason);
-    await expect(waiting).rejects.toBe(reason);
   });
 });

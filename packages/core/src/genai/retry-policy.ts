@@ -19,7 +19,11 @@ export function isPushback(status: number | undefined, retryAfterSeconds: number
 }
 
 export function isConnectionReset(error: unknown): boolean {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+  for (
+    let current: unknown = error, depth = 0;
+    current instanceof Error && depth < 5;
+    current = current.cause, depth++
+  ) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && CONNECTION_RESET_CODES.has(code)) return true;
     if (current.message === 'other side closed' || /socket hang up|socket closed/i.test(current.message)) return true;
@@ -61,23 +65,4 @@ export function retryDelayMs(
   if (retryAfterSeconds !== undefined) return Math.min(retryAfterSeconds * 1000, settings.maxDelayMs);
   const exponential = Math.min(settings.baseDelayMs * 2 ** (retry - 1), settings.maxDelayMs);
   return Math.round(exponential / 2 + random() * (exponential / 2));
-}
-
-/** Waits, unless the signal aborts first: then rejects with the signal's reason. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted === true) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,67 +1,79 @@
 /**
  * Schemas for everything the service sends back. Parsed once, here at the
- * edge; unknown fields pass through so a newer service does not break us.
+ * edge: strictly what we use (the reply's text and images, an error's type),
+ * leniently the rest. A field we only read for details may be missing, null,
+ * empty or of another type (it then reads as absent), and unknown fields and
+ * event kinds pass, so a newer service or a gateway does not break us.
  */
 import { z } from 'zod';
 
+/** A field we can do without: anything that does not fit reads as absent. */
+function lenient<T extends z.ZodType>(schema: T) {
+  return schema.optional().catch(undefined);
+}
+
+// Real answers carry `{}` entries among the ratings.
 const SafetyRatingSchema = z.looseObject({
-  category: z.string(),
-  probability: z.string().optional(),
-  blocked: z.boolean().optional(),
+  category: lenient(z.string()),
+  probability: lenient(z.string()),
+  blocked: lenient(z.boolean()),
 });
 
+const SafetyRatingsSchema = lenient(z.array(SafetyRatingSchema.catch({})));
+
 const ResponsePartSchema = z.looseObject({
-  text: z.string().optional(),
-  inlineData: z.looseObject({ mimeType: z.string(), data: z.string() }).optional(),
-  thought: z.boolean().optional(),
+  text: z.string().nullish(),
+  inlineData: z.looseObject({ mimeType: z.string(), data: z.string() }).nullish(),
+  thought: lenient(z.boolean()),
 });
 
 const CandidateSchema = z.looseObject({
-  index: z.number().int().optional(),
-  content: z.looseObject({ role: z.string().optional(), parts: z.array(ResponsePartSchema).optional() }).optional(),
-  finishReason: z.string().optional(),
-  finishMessage: z.string().optional(),
-  safetyRatings: z.array(SafetyRatingSchema).optional(),
+  index: lenient(z.number().int()),
+  content: lenient(z.looseObject({ role: lenient(z.string()), parts: z.array(ResponsePartSchema).nullish() })),
+  finishReason: lenient(z.string()),
+  finishMessage: lenient(z.string()),
+  safetyRatings: SafetyRatingsSchema,
 });
 
 export const GenerateContentResponseSchema = z.looseObject({
-  candidates: z.array(CandidateSchema).optional(),
-  promptFeedback: z
-    .looseObject({
-      blockReason: z.string().optional(),
-      blockReasonMessage: z.string().optional(),
-      safetyRatings: z.array(SafetyRatingSchema).optional(),
-    })
-    .optional(),
-  usageMetadata: z.record(z.string(), z.unknown()).optional(),
-  modelVersion: z.string().optional(),
-  responseId: z.string().optional(),
+  candidates: z.array(CandidateSchema).nullish(),
+  promptFeedback: lenient(
+    z.looseObject({
+      blockReason: lenient(z.string()),
+      blockReasonMessage: lenient(z.string()),
+      safetyRatings: SafetyRatingsSchema,
+    }),
+  ),
+  usageMetadata: lenient(z.record(z.string(), z.unknown())),
+  modelVersion: lenient(z.string()),
+  responseId: lenient(z.string()),
 });
 
 /** `{"error":{"code","message","status","details"}}` */
 export const GenerateContentErrorBodySchema = z.looseObject({
   error: z.looseObject({
-    code: z.number().optional(),
-    message: z.string().optional(),
-    status: z.string().optional(),
+    code: lenient(z.number()),
+    message: lenient(z.string()),
+    status: lenient(z.string()),
+    details: lenient(z.array(z.looseObject({ reason: lenient(z.string()) }).catch({}))),
   }),
 });
 
 /** `{"type":"error","error":{"type","message"},"request_id"}` */
 export const MessagesErrorBodySchema = z.looseObject({
   type: z.literal('error'),
-  error: z.looseObject({ type: z.string(), message: z.string().optional() }),
-  request_id: z.string().optional(),
+  error: z.looseObject({ type: z.string(), message: lenient(z.string()) }),
+  request_id: lenient(z.string()),
 });
 
 // ---- messages stream events ---------------------------------------------------------
 
-const UsageSchema = z.looseObject({
-  input_tokens: z.number().optional(),
-  output_tokens: z.number().optional(),
-});
+// Counts may be null or missing (`message_start` from some gateways has no usage at all).
+const UsageSchema = lenient(z.record(z.string(), z.unknown()));
 
 const ContentBlockSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
+
+const StopReasonSchema = z.string().nullable().catch(null);
 
 const KNOWN_DELTAS = ['text_delta', 'input_json_delta', 'thinking_delta', 'signature_delta'];
 
@@ -77,36 +89,38 @@ export const StreamEventSchemas = {
   message_start: z.looseObject({
     type: z.literal('message_start'),
     message: z.looseObject({
-      id: z.string(),
-      model: z.string(),
-      role: z.literal('assistant'),
-      content: z.array(ContentBlockSchema),
-      stop_reason: z.string().nullable(),
-      stop_sequence: z.string().nullable().optional(),
+      id: z.string().catch(''),
+      model: z.string().catch(''),
+      stop_reason: StopReasonSchema,
       usage: UsageSchema,
     }),
   }),
   content_block_start: z.looseObject({
     type: z.literal('content_block_start'),
-    index: z.number().int(),
+    index: lenient(z.number().int()),
     content_block: ContentBlockSchema,
   }),
   content_block_delta: z.looseObject({
     type: z.literal('content_block_delta'),
-    index: z.number().int(),
+    index: lenient(z.number().int()),
     delta: DeltaSchema,
   }),
-  content_block_stop: z.looseObject({ type: z.literal('content_block_stop'), index: z.number().int() }),
+  content_block_stop: z.looseObject({ type: z.literal('content_block_stop'), index: lenient(z.number().int()) }),
   message_delta: z.looseObject({
     type: z.literal('message_delta'),
-    delta: z.looseObject({ stop_reason: z.string().nullable(), stop_sequence: z.string().nullable().optional() }),
+    delta: z
+      .looseObject({
+        stop_reason: StopReasonSchema,
+        stop_details: lenient(z.looseObject({ explanation: lenient(z.string()) })),
+      })
+      .catch({ stop_reason: null, stop_details: undefined }),
     usage: UsageSchema,
   }),
   message_stop: z.looseObject({ type: z.literal('message_stop') }),
   ping: z.looseObject({ type: z.literal('ping') }),
   error: z.looseObject({
     type: z.literal('error'),
-    error: z.looseObject({ type: z.string(), message: z.string().optional() }),
+    error: z.looseObject({ type: z.string(), message: lenient(z.string()) }),
   }),
 } as const;
 

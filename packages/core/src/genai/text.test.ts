@@ -8,7 +8,12 @@ describe('extractText', () => {
         candidates: [
           {
             content: {
-              parts: [{ text: 'thinking…', thought: true }, { text: 'Hello, ' }, { inlineData: { mimeType: 'image/png', data: 'AA==' } }, { text: 'world' }],
+              parts: [
+                { text: 'thinking…', thought: true },
+                { text: 'Hello, ' },
+                { inlineData: { mimeType: 'image/png', data: 'AA==' } },
+                { text: 'world' },
+              ],
             },
           },
         ],
@@ -17,7 +22,9 @@ describe('extractText', () => {
   });
 
   it('takes the first candidate that has text', () => {
-    expect(extractText({ candidates: [{ content: { parts: [] } }, { content: { parts: [{ text: 'b' }] } }] })).toBe('b');
+    expect(extractText({ candidates: [{ content: { parts: [] } }, { content: { parts: [{ text: 'b' }] } }] })).toBe(
+      'b',
+    );
   });
 
   it('is empty when there is no text', () => {

@@ -49,26 +49,34 @@ export interface GenerateContentRequest {
 // ---- generate-content response (parsed) --------------------------------------
 
 export interface ResponsePart {
-  text?: string | undefined;
-  inlineData?: { mimeType: string; data: string } | undefined;
+  text?: string | null | undefined;
+  inlineData?: { mimeType: string; data: string } | null | undefined;
+  /** The model's interim work (thinking text, draft images): never a result. */
   thought?: boolean | undefined;
+}
+
+/** Every field may be missing: real answers carry `{}` entries among the ratings. */
+export interface ResponseSafetyRating {
+  category?: string | undefined;
+  probability?: string | undefined;
+  blocked?: boolean | undefined;
 }
 
 export interface ResponseCandidate {
   index?: number | undefined;
-  content?: { role?: string | undefined; parts?: ResponsePart[] | undefined } | undefined;
+  content?: { role?: string | undefined; parts?: ResponsePart[] | null | undefined } | undefined;
   finishReason?: string | undefined;
   finishMessage?: string | undefined;
-  safetyRatings?: Array<{ category: string; probability?: string | undefined; blocked?: boolean | undefined }> | undefined;
+  safetyRatings?: ResponseSafetyRating[] | undefined;
 }
 
 export interface GenerateContentResponse {
-  candidates?: ResponseCandidate[] | undefined;
+  candidates?: ResponseCandidate[] | null | undefined;
   promptFeedback?:
     | {
         blockReason?: string | undefined;
         blockReasonMessage?: string | undefined;
-        safetyRatings?: Array<{ category: string; probability?: string | undefined; blocked?: boolean | undefined }> | undefined;
+        safetyRatings?: ResponseSafetyRating[] | undefined;
       }
     | undefined;
   usageMetadata?: Record<string, unknown> | undefined;
@@ -117,30 +125,41 @@ export interface MessagesRequest {
 
 // ---- messages stream events (parsed) ---------------------------------------------
 
+/** Token counts as the service reports them; a count it sent as null is left out. */
 export interface Usage {
   input_tokens?: number | undefined;
   output_tokens?: number | undefined;
   [key: string]: unknown;
 }
 
-export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | (string & {});
+export type StopReason =
+  | 'end_turn'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'tool_use'
+  | 'pause_turn'
+  | 'refusal'
+  | (string & {});
 
+/** `message_start`'s message: the fields we read (gateways may leave out usage, which then comes later). */
 export interface StreamedMessage {
   id: string;
   model: string;
-  role: 'assistant';
-  content: Array<{ type: string; text?: string | undefined; [key: string]: unknown }>;
   stop_reason: StopReason | null;
-  stop_sequence?: string | null | undefined;
-  usage: Usage;
+  usage?: Record<string, unknown> | undefined;
+  [key: string]: unknown;
 }
 
 export type MessageStreamEvent =
   | { type: 'message_start'; message: StreamedMessage }
-  | { type: 'content_block_start'; index: number; content_block: { type: string; text?: string | undefined; [key: string]: unknown } }
+  | {
+      type: 'content_block_start';
+      index?: number | undefined;
+      content_block: { type: string; text?: string | undefined; [key: string]: unknown };
+    }
   | {
       type: 'content_block_delta';
-      index: number;
+      index?: number | undefined;
       delta:
         | { type: 'text_delta'; text: string }
         | { type: 'input_json_delta'; partial_json: string }
@@ -148,8 +167,16 @@ export type MessageStreamEvent =
         | { type: 'signature_delta'; signature: string }
         | { type: string; [key: string]: unknown };
     }
-  | { type: 'content_block_stop'; index: number }
-  | { type: 'message_delta'; delta: { stop_reason: StopReason | null; stop_sequence?: string | null | undefined }; usage: Usage }
+  | { type: 'content_block_stop'; index?: number | undefined }
+  | {
+      type: 'message_delta';
+      delta: {
+        stop_reason: StopReason | null;
+        /** Why a refusal stopped (`{type, category, explanation}`), when the service says. */
+        stop_details?: { explanation?: string | undefined; [key: string]: unknown } | undefined;
+      };
+      usage?: Record<string, unknown> | undefined;
+    }
   | { type: 'message_stop' }
   | { type: 'ping' };
 

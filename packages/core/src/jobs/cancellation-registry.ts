@@ -1,6 +1,7 @@
+import { GenBotError } from '../genai/errors.js';
+
 /** The reason a job's signal carries when the user took back what triggered it (deleted the message). */
-export class CancelledError extends Error {
-  override readonly name = 'CancelledError';
+export class CancelledError extends GenBotError {
   readonly key: string;
 
   constructor(key: string) {

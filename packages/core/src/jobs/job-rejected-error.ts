@@ -1,3 +1,4 @@
+import { GenBotError } from '../genai/errors.js';
 import type { JobLane } from './lane-limits.js';
 
 /**
@@ -7,8 +8,7 @@ import type { JobLane } from './lane-limits.js';
 export type JobRejectionReason = 'user_limit' | 'queue_full' | 'shutting_down';
 
 /** Thrown (as a rejection) by `JobScheduler.schedule`; nothing of the job ran. */
-export class JobRejectedError extends Error {
-  override readonly name = 'JobRejectedError';
+export class JobRejectedError extends GenBotError {
   readonly reason: JobRejectionReason;
   readonly lane: JobLane;
   /** When trying again is likely to succeed, estimated from recent jobs. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../testing/manual-clock.js';
 import { JobRejectedError } from './job-rejected-error.js';
 import { JobScheduler, type JobSchedulerOptions } from './job-scheduler.js';
 import type { JobLane } from './lane-limits.js';
@@ -170,7 +171,9 @@ describe('JobScheduler', () => {
   it('refuses an already aborted signal and frees the slot of a task that throws at once', async () => {
     const s = scheduler({ image: { concurrency: 1 } });
     const reason = new Error('gone');
-    await expect(s.schedule('image', 'a', async () => 'never', { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    await expect(s.schedule('image', 'a', async () => 'never', { signal: AbortSignal.abort(reason) })).rejects.toBe(
+      reason,
+    );
     await expect(
       s.schedule('image', 'a', () => {
         throw new Error('sync failure');
@@ -180,39 +183,48 @@ describe('JobScheduler', () => {
   });
 
   it('estimates retryAfterSeconds from recent job durations and the running jobs, never under the minimum', async () => {
-    let now = 0;
-    const s = scheduler({ image: { concurrency: 1, perUser: 1, queueLimit: 0 }, now: () => now });
+    const clock = new ManualClock();
+    const s = scheduler({ image: { concurrency: 1, perUser: 1, queueLimit: 0 }, clock });
     const first = hold(s, 'image', 'a');
     // Before any job finished: the lane's typical duration (20 s for images).
     expect(await rejection(hold(s, 'image', 'a').result)).toMatchObject({ retryAfterSeconds: 20 });
-    now = 30_000;
+    await clock.advance(30_000);
     await first.finish();
 
     hold(s, 'image', 'b');
-    now = 40_000;
+    await clock.advance(10_000);
     // Jobs take 30 s lately and b's has run 10 s: about 20 s more, for b as for anyone waiting for the line.
-    expect(await rejection(hold(s, 'image', 'b').result)).toMatchObject({ reason: 'user_limit', retryAfterSeconds: 20 });
-    expect(await rejection(hold(s, 'image', 'c').result)).toMatchObject({ reason: 'queue_full', retryAfterSeconds: 20 });
-    now = 75_000;
+    expect(await rejection(hold(s, 'image', 'b').result)).toMatchObject({
+      reason: 'user_limit',
+      retryAfterSeconds: 20,
+    });
+    expect(await rejection(hold(s, 'image', 'c').result)).toMatchObject({
+      reason: 'queue_full',
+      retryAfterSeconds: 20,
+    });
+    await clock.advance(35_000);
     expect(await rejection(hold(s, 'image', 'c').result)).toMatchObject({ retryAfterSeconds: 5 });
   });
 
   it('for a user whose jobs all wait, counts the jobs ahead and their own run', async () => {
-    let now = 0;
-    const s = scheduler({ image: { concurrency: 1, perUser: 1, typicalDurationMs: 10_000 }, now: () => now });
+    const clock = new ManualClock();
+    const s = scheduler({ image: { concurrency: 1, perUser: 1, typicalDurationMs: 10_000 }, clock });
     hold(s, 'image', 'a');
     hold(s, 'image', 'b');
     hold(s, 'image', 'c');
-    now = 4_000;
+    await clock.advance(4_000);
     // a ends in 6 s, b then runs 10 s, then c's own 10 s.
-    expect(await rejection(hold(s, 'image', 'c').result)).toMatchObject({ reason: 'user_limit', retryAfterSeconds: 26 });
+    expect(await rejection(hold(s, 'image', 'c').result)).toMatchObject({
+      reason: 'user_limit',
+      retryAfterSeconds: 26,
+    });
   });
 
-  it('on shutdown turns away waiting and new jobs, and lets running ones finish', async () => {
+  it('once closed, turns away waiting and new jobs, and lets running ones finish', async () => {
     const s = scheduler({ image: { concurrency: 1 } });
     const running = hold(s, 'image', 'a');
     const waiting = hold(s, 'image', 'b');
-    s.shutdown();
+    s.close();
     expect(await rejection(waiting.result)).toMatchObject({ reason: 'shutting_down', retryAfterSeconds: 60 });
     expect(await rejection(hold(s, 'stream', 'c').result)).toMatchObject({ reason: 'shutting_down', lane: 'stream' });
     await running.finish('done');

@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from '../time/clock.js';
+import { ByteBudget } from './byte-budget.js';
 import { JobRejectedError } from './job-rejected-error.js';
 import { Lane, type JobTask, type LaneStats, type ScheduleOptions } from './lane.js';
 import { DEFAULT_LANE_LIMITS, JOB_LANES, type JobLane, type LaneLimits } from './lane-limits.js';
@@ -7,11 +9,21 @@ export interface JobSchedulerOptions {
   image?: Partial<LaneLimits>;
   /** Overrides of the stream lane's limits (default concurrency 16, perUser 2, queueLimit 50). */
   stream?: Partial<LaneLimits>;
+  /**
+   * Bytes of job inputs held in memory at once (an edit's source image), by
+   * what the platform declares (default 16 MiB: one of the largest images the
+   * service takes inline, 14 MiB, at a time, while photos of a few MiB still
+   * run as many at once as the lane allows). Each input byte costs about three
+   * in memory while its request is built and sent.
+   */
+  inputBytes?: number;
   /** Shortest wait suggested to a refused user, in seconds (default 5). */
   minRetryAfterSeconds?: number;
-  /** Milliseconds clock for job durations (default `performance.now`). */
-  now?: () => number;
+  /** Measures job durations (default `systemClock`). */
+  clock?: Clock;
 }
+
+const DEFAULT_INPUT_BYTES = 16 * 1024 * 1024;
 
 /** A restart takes about this long; a refused user is told to come back after it. */
 const SHUTDOWN_RETRY_AFTER_SECONDS = 60;
@@ -19,7 +31,12 @@ const SHUTDOWN_RETRY_AFTER_SECONDS = 60;
 function checkedLimits(lane: JobLane, overrides: Partial<LaneLimits> | undefined): LaneLimits {
   const limits = { ...DEFAULT_LANE_LIMITS[lane], ...overrides };
   const whole = (value: number, min: number): boolean => Number.isInteger(value) && value >= min;
-  if (!whole(limits.concurrency, 1) || !whole(limits.perUser, 1) || !whole(limits.queueLimit, 0) || !(limits.typicalDurationMs > 0)) {
+  if (
+    !whole(limits.concurrency, 1) ||
+    !whole(limits.perUser, 1) ||
+    !whole(limits.queueLimit, 0) ||
+    !(limits.typicalDurationMs > 0)
+  ) {
     throw new RangeError(`Invalid ${lane} lane limits: ${JSON.stringify(limits)}`);
   }
   return limits;
@@ -34,13 +51,27 @@ function checkedLimits(lane: JobLane, overrides: Partial<LaneLimits> | undefined
  */
 export class JobScheduler {
   readonly #lanes: Record<JobLane, Lane>;
+  readonly #inputBytes: ByteBudget;
   #shuttingDown = false;
 
   constructor(options: JobSchedulerOptions = {}) {
-    const now = options.now ?? (() => performance.now());
+    const clock = options.clock ?? systemClock;
+    const now = (): number => clock.now();
     const minRetryAfterSeconds = options.minRetryAfterSeconds ?? 5;
-    const lane = (name: JobLane): Lane => new Lane({ name, limits: checkedLimits(name, options[name]), now, minRetryAfterSeconds });
+    const lane = (name: JobLane): Lane =>
+      new Lane({ name, limits: checkedLimits(name, options[name]), now, minRetryAfterSeconds });
     this.#lanes = { image: lane('image'), stream: lane('stream') };
+    this.#inputBytes = new ByteBudget(options.inputBytes ?? DEFAULT_INPUT_BYTES);
+  }
+
+  /**
+   * Waits, inside a running job, until `bytes` of input may be held in
+   * memory: admitted jobs with large inputs (13 MiB images) then download
+   * and send them a few at a time, whatever the lane's concurrency. Resolves
+   * with the function that gives them back; rejects when `signal` aborts.
+   */
+  holdInputBytes(bytes: number, signal?: AbortSignal): Promise<() => void> {
+    return this.#inputBytes.hold(bytes, signal);
   }
 
   /**
@@ -51,15 +82,27 @@ export class JobScheduler {
    * like `task`.
    */
   schedule<T>(lane: JobLane, userId: string, task: JobTask<T>, options: ScheduleOptions = {}): Promise<T> {
-    if (this.#shuttingDown) return Promise.reject(new JobRejectedError('shutting_down', lane, SHUTDOWN_RETRY_AFTER_SECONDS));
+    if (this.#shuttingDown)
+      return Promise.reject(new JobRejectedError('shutting_down', lane, SHUTDOWN_RETRY_AFTER_SECONDS));
     return this.#lanes[lane].run(userId, task, options);
   }
 
   /**
-   * Refuses new jobs and turns away the waiting ones (reason `shutting_down`);
+   * The refusal `schedule` would answer with right now, without taking a
+   * place: lets a caller turn a request away before doing any work for it.
+   * Undefined when the job would run or wait in line.
+   */
+  refusal(lane: JobLane, userId: string): JobRejectedError | undefined {
+    if (this.#shuttingDown) return new JobRejectedError('shutting_down', lane, SHUTDOWN_RETRY_AFTER_SECONDS);
+    return this.#lanes[lane].refusalFor(userId);
+  }
+
+  /**
+   * Closes admission for a shutdown: refuses new jobs and turns away the
+   * waiting ones (reason `shutting_down`), so none starts during the drain;
    * running jobs go on until they end or their callers abort them.
    */
-  shutdown(): void {
+  close(): void {
     this.#shuttingDown = true;
     for (const lane of JOB_LANES) {
       this.#lanes[lane].refuseWaiting(new JobRejectedError('shutting_down', lane, SHUTDOWN_RETRY_AFTER_SECONDS));

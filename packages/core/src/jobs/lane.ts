@@ -68,8 +68,8 @@ export class Lane {
   run<T>(userId: string, task: JobTask<T>, options: ScheduleOptions): Promise<T> {
     const { signal } = options;
     if (signal?.aborted === true) return Promise.reject(signal.reason);
-    const refusal = this.#refusal(userId);
-    if (refusal !== undefined) return Promise.reject(new JobRejectedError(refusal, this.#name, this.#retryAfterSeconds(refusal, userId)));
+    const refusal = this.refusalFor(userId);
+    if (refusal !== undefined) return Promise.reject(refusal);
     this.#perUser.set(userId, (this.#perUser.get(userId) ?? 0) + 1);
     // The line is empty whenever a slot is free: a finishing job hands its slot to the first in line.
     if (this.#running.size < this.#limits.concurrency) return this.#start(userId, task, signal);
@@ -96,6 +96,14 @@ export class Lane {
       this.#queue.push(entry);
       this.#reportPositions();
     });
+  }
+
+  /** What `run` would answer for the user right now if it refused them; undefined when it would take the job. */
+  refusalFor(userId: string): JobRejectedError | undefined {
+    const refusal = this.#refusal(userId);
+    return refusal === undefined
+      ? undefined
+      : new JobRejectedError(refusal, this.#name, this.#retryAfterSeconds(refusal, userId));
   }
 
   /** Turns away every waiting job with `error`; running jobs go on. */
@@ -183,7 +191,10 @@ export class Lane {
         ms = firstEnd(own);
       } else {
         // All their jobs wait: the first starts after `index + 1` running jobs have ended, then runs.
-        const index = Math.max(0, this.#queue.findIndex((entry) => entry.userId === userId));
+        const index = Math.max(
+          0,
+          this.#queue.findIndex((entry) => entry.userId === userId),
+        );
         ms = firstEnd(running) + Math.floor(index / this.#limits.concurrency) * typical + typical;
       }
     }

@@ -1,4 +1,8 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { prettyLines } from './pretty-lines.js';
+
+/** `pretty`: one human line an entry, for a person at a terminal; `json`: one JSON object a line, for machines. */
+export type LogFormat = 'pretty' | 'json';
 
 export interface LoggerOptions {
   level?: string;
@@ -6,10 +10,20 @@ export interface LoggerOptions {
   secrets?: Array<string | undefined>;
   /** Default: standard error, since standard output carries CLI results only. */
   destination?: DestinationStream | NodeJS.WritableStream;
+  /** Default: `logFormatFor(destination)`. */
+  format?: LogFormat;
   name?: string;
 }
 
 export type { Logger };
+
+/**
+ * Human lines when a person reads the stream at a terminal; JSON lines
+ * otherwise, where log collectors, files and pipes want fields, not prose.
+ */
+export function logFormatFor(stream: object): LogFormat {
+  return 'isTTY' in stream && stream.isTTY === true ? 'pretty' : 'json';
+}
 
 export const REDACTED = '[REDACTED]';
 
@@ -40,7 +54,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = [...new Set((options.secrets ?? []).filter((s): s is string => s !== undefined && s !== ''))].sort(
     (a, b) => b.length - a.length,
   );
-  const destination = options.destination ?? pino.destination({ dest: 2, sync: true });
+  const out = options.destination ?? pino.destination({ dest: 2, sync: true });
+  const format = options.format ?? logFormatFor(options.destination ?? process.stderr);
+  const destination = format === 'pretty' ? prettyLines(out) : out;
   return pino(
     {
       level: options.level ?? 'info',

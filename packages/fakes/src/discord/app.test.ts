@@ -56,7 +56,11 @@ describe('Discord fake REST wire details', () => {
     const interaction = discord.userRunsCommand({ user: 'alice', channelId: general, name: 'ping' });
     const callback = await api(
       `/interactions/${interaction.id}/${interaction.token}/callback`,
-      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 4, data: { content: 'pong' } }) },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 4, data: { content: 'pong' } }),
+      },
       false,
     );
     expect(callback.status).toBe(204);
@@ -67,13 +71,19 @@ describe('Discord fake REST wire details', () => {
   it('answers unknown channels and messages with Discord error codes', async () => {
     expect(await (await api('/channels/1/messages/2')).json()).toEqual({ message: 'Unknown Channel', code: 10003 });
     const general = discord.channelId('general');
-    expect(await (await api(`/channels/${general}/messages/2`)).json()).toEqual({ message: 'Unknown Message', code: 10008 });
+    expect(await (await api(`/channels/${general}/messages/2`)).json()).toEqual({
+      message: 'Unknown Message',
+      code: 10008,
+    });
     const reply = await api(`/channels/${general}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ content: 'x', message_reference: { message_id: '5' } }),
     });
     expect(reply.status).toBe(400);
-    expect(await reply.json()).toMatchObject({ code: 50035, errors: { message_reference: { _errors: [{ code: 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE' }] } } });
+    expect(await reply.json()).toMatchObject({
+      code: 50035,
+      errors: { message_reference: { _errors: [{ code: 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE' }] } },
+    });
   });
 });

@@ -3,7 +3,7 @@ import type { Dispatcher } from './dispatcher.js';
 import type { GuildState } from './guild-state.js';
 import type { RateLimits } from './rate-limits.js';
 import type { SnowflakeGenerator } from './snowflake.js';
-import type { TransferFaults } from '../transfer-faults.js';
+import type { CountedFault, RedirectFault, TransferFaults } from '../transfer-faults.js';
 import type { DownloadFault, TransferFault } from './transfer-faults.js';
 
 /** What the REST handlers and the driver share. */
@@ -13,8 +13,12 @@ export interface FakeContext {
   readonly rateLimits: RateLimits;
   /** Switched on by tests: CDN downloads answering an error status. */
   readonly downloadFaults: TransferFaults<DownloadFault>;
+  /** Switched on by tests: CDN downloads answering a redirect. */
+  readonly downloadRedirects: TransferFaults<RedirectFault>;
   /** Switched on by tests: requests carrying files refused with 413 (40005). */
   readonly uploadFaults: TransferFaults<TransferFault>;
+  /** Switched on by tests: interaction callbacks taken as arriving after Discord's 3 s (10062). */
+  readonly lateCallbacks: TransferFaults<CountedFault>;
   readonly ids: SnowflakeGenerator;
   /** `http://127.0.0.1:PORT`, the origin of attachment URLs. */
   readonly origin: string;

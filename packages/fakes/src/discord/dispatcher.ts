@@ -28,18 +28,22 @@ export class Dispatcher {
   messageDelete(message: MessageRecord): void {
     if (isEphemeral(message)) return;
     const d = { id: message.id, channel_id: message.channelId, guild_id: this.state.guild.id };
-    this.gateway.dispatch('MESSAGE_DELETE', (session) => (hasIntent(session, Intent.GuildMessages) ? d : undefined));
+    this.gateway.dispatch('MESSAGE_DELETE', this.state.guild.id, (session) =>
+      hasIntent(session, Intent.GuildMessages) ? d : undefined,
+    );
   }
 
   threadCreate(thread: ChannelRecord): void {
     const d = { ...wireChannel(thread, this.state), newly_created: true };
-    this.gateway.dispatch('THREAD_CREATE', (session) => (hasIntent(session, Intent.Guilds) ? d : undefined));
+    this.gateway.dispatch('THREAD_CREATE', this.state.guild.id, (session) =>
+      hasIntent(session, Intent.Guilds) ? d : undefined,
+    );
   }
 
   /** Interactions arrive whatever the intents. */
   interactionCreate(interaction: InteractionRecord, optionTypes: ReadonlyMap<string, number>): void {
     const d = wireInteraction(interaction, this.state, this.applicationId, optionTypes, this.attachmentSizeLimit);
-    this.gateway.dispatch('INTERACTION_CREATE', () => d);
+    this.gateway.dispatch('INTERACTION_CREATE', this.state.guild.id, () => d);
   }
 
   #message(t: string, message: MessageRecord): void {
@@ -48,7 +52,7 @@ export class Dispatcher {
     const full = wireGuildMessage(message, this.state);
     const privileged = message.author.id === this.state.botUser.id || message.mentions.includes(this.state.botUser.id);
     const blanked: Json = { ...full, content: '', embeds: [], attachments: [], components: [] };
-    this.gateway.dispatch(t, (session) => {
+    this.gateway.dispatch(t, this.state.guild.id, (session) => {
       if (!hasIntent(session, Intent.GuildMessages)) return undefined;
       return privileged || hasIntent(session, Intent.MessageContent) ? full : blanked;
     });

@@ -2,11 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { createAttachment } from './attachments.js';
 import type { FakeContext } from './context.js';
 import type { UserRef } from './guild-state.js';
+import { buttonIds, ComponentType } from './components.js';
 import {
+  CommandType,
+  InteractionType,
+  MessageFlags,
   MessageType,
   type ChannelRecord,
   type CommandOptionRecord,
   type CommandRecord,
+  type InteractionData,
   type InteractionRecord,
   type MessageRecord,
 } from './model.js';
@@ -16,9 +21,15 @@ import { createThread } from './thread-ops.js';
 
 export interface UserAttachment {
   readonly filename: string;
-  /** Sniffed from the bytes when omitted. */
-  readonly contentType?: string;
+  /** Sniffed from the bytes when omitted; `null`: Discord sends no `content_type` at all, as it does for some uploads. */
+  readonly contentType?: string | null;
   readonly bytes: Uint8Array;
+  /** Attachment flags as Discord sets them (IS_SPOILER 8…). */
+  readonly flags?: number;
+  /** An ephemeral attachment. */
+  readonly ephemeral?: boolean;
+  /** The message is a voice message and this its recording (IS_VOICE_MESSAGE on the message). */
+  readonly voice?: { readonly durationSecs: number; readonly waveform: string };
 }
 
 export interface UserSays {
@@ -37,6 +48,30 @@ export interface UserRunsCommand {
   /** A registered chat-input command (guild commands first, then global). */
   readonly name: string;
   readonly options?: Readonly<Record<string, string | number | boolean>>;
+}
+
+export interface UserRunsMessageCommand {
+  readonly user: UserRef;
+  readonly channelId: string;
+  /** The message right-clicked (Apps menu). */
+  readonly messageId: string;
+  /** A registered message command (type 3), by its display name (`Edit image`). */
+  readonly name: string;
+}
+
+export interface UserClicks {
+  readonly user: UserRef;
+  readonly channelId: string;
+  readonly messageId: string;
+  /** The `custom_id` of an enabled button on that message. */
+  readonly customId: string;
+}
+
+export interface UserSubmitsModal {
+  /** The interaction that the bot answered with the modal. */
+  readonly interactionId: string;
+  /** Text typed per input `custom_id`; inputs left out keep their pre-filled value (or stay empty). */
+  readonly values: Readonly<Record<string, string>>;
 }
 
 export interface UserCreatesThread {
@@ -71,14 +106,25 @@ export class Driver {
       channelId: channel.id,
       author: state.user(input.user),
       content: input.content,
-      attachments: (input.attachments ?? []).map((attachment) =>
-        createAttachment(
-          { filename: attachment.filename, contentType: attachment.contentType, bytes: Buffer.from(attachment.bytes) },
+      attachments: (input.attachments ?? []).map((attachment) => ({
+        ...createAttachment(
+          {
+            filename: attachment.filename,
+            contentType: attachment.contentType ?? undefined,
+            bytes: Buffer.from(attachment.bytes),
+          },
           channel.id,
           this.#ctx.ids,
           this.#ctx.origin,
         ),
-      ),
+        ...(attachment.contentType === null ? { contentTypeShown: false } : {}),
+        ...(attachment.flags === undefined ? {} : { flags: attachment.flags }),
+        ...(attachment.ephemeral === true ? { ephemeral: true } : {}),
+        ...(attachment.voice === undefined ? {} : { voice: attachment.voice }),
+      })),
+      ...((input.attachments ?? []).some((attachment) => attachment.voice !== undefined)
+        ? { flags: MessageFlags.IsVoiceMessage }
+        : {}),
       mentions,
       reference: repliedTo ? { messageId: repliedTo.id, channelId: channel.id } : null,
       type: repliedTo ? MessageType.Reply : MessageType.Default,
@@ -108,41 +154,105 @@ export class Driver {
    * outside the choices. The interaction expires if no callback arrives within the deadline.
    */
   userRunsCommand(input: UserRunsCommand): InteractionRecord {
-    const { state } = this.#ctx;
     const channel = this.#channel(input.channelId);
-    const command = [...state.guildCommands, ...state.globalCommands].find(
-      (candidate) => candidate.name === input.name && candidate.type === 1,
-    );
+    const command = this.#command(input.name, CommandType.ChatInput);
     if (!command) throw new Error(`/${input.name} is not registered (neither as a guild nor a global command)`);
     const options = input.options ?? {};
     const optionTypes = checkOptions(command, options);
-    const interaction: InteractionRecord = {
-      id: this.#ctx.ids(),
-      token: `aW50ZXJhY3Rpb246${randomBytes(48).toString('base64url')}`,
-      commandId: command.id,
-      commandName: command.name,
-      options,
-      channelId: channel.id,
-      user: state.user(input.user),
-      createdAt: this.#ctx.now(),
-      status: 'pending',
-      acknowledgedAt: null,
-      responseType: null,
-      originalMessageId: null,
-      followUpMessageIds: [],
-      ephemeral: false,
-    };
-    state.addInteraction(interaction);
-    const deadline = setTimeout(() => {
-      this.#deadlines.delete(deadline);
-      if (interaction.status !== 'pending') return;
-      interaction.status = 'expired';
-      this.#ctx.logger.info({ interactionId: interaction.id, command: command.name }, 'interaction expired unanswered');
-    }, this.#ctx.interactionDeadlineMs + 1);
-    deadline.unref();
-    this.#deadlines.add(deadline);
+    return this.#interact(
+      InteractionType.ApplicationCommand,
+      { kind: 'chat-input', commandId: command.id, commandName: command.name, options },
+      channel,
+      input.user,
+      optionTypes,
+    );
+  }
+
+  /** A user picks a message command from a message's Apps menu: INTERACTION_CREATE with the message resolved. */
+  userRunsMessageCommand(input: UserRunsMessageCommand): InteractionRecord {
+    const channel = this.#channel(input.channelId);
+    const target = this.#message(channel.id, input.messageId);
+    const command = this.#command(input.name, CommandType.Message);
+    if (!command) throw new Error(`message command "${input.name}" is not registered`);
+    return this.#interact(
+      InteractionType.ApplicationCommand,
+      { kind: 'message-command', commandId: command.id, commandName: command.name, targetMessageId: target.id },
+      channel,
+      input.user,
+    );
+  }
+
+  /**
+   * A user presses a button: MESSAGE_COMPONENT with the message it is on. Like the Discord client,
+   * only an enabled button that message carries can be pressed.
+   */
+  userClicks(input: UserClicks): InteractionRecord {
+    const channel = this.#channel(input.channelId);
+    const message = this.#message(channel.id, input.messageId);
+    if (!buttonIds(message.components).includes(input.customId)) {
+      throw new Error(`message ${message.id} has no enabled button ${input.customId}`);
+    }
+    return this.#interact(
+      InteractionType.MessageComponent,
+      { kind: 'component', customId: input.customId, componentType: ComponentType.Button, messageId: message.id },
+      channel,
+      input.user,
+    );
+  }
+
+  /**
+   * The user who saw a modal presses Submit: MODAL_SUBMIT, a new interaction. Like the Discord
+   * client, it checks required inputs and lengths; a modal stays open (and can be submitted
+   * again) until a submit is answered.
+   */
+  userSubmitsModal(input: UserSubmitsModal): InteractionRecord {
+    const opener = this.#ctx.state.interaction(input.interactionId);
+    const modal = opener?.modal;
+    if (!opener || !modal) throw new Error(`interaction ${input.interactionId} opened no modal`);
+    if (modal.closedBy !== null) throw new Error(`the modal of ${input.interactionId} was closed by ${modal.closedBy}`);
+    const values: Record<string, string> = {};
+    for (const name of Object.keys(input.values)) {
+      if (!modal.inputs.some((field) => field.customId === name)) throw new Error(`the modal has no input ${name}`);
+    }
+    for (const field of modal.inputs) {
+      const value = input.values[field.customId] ?? field.value ?? '';
+      if (field.required && value === '') throw new Error(`input ${field.customId} is required`);
+      if (value !== '' && (value.length < field.minLength || value.length > field.maxLength)) {
+        throw new Error(`input ${field.customId} takes ${field.minLength} to ${field.maxLength} characters`);
+      }
+      values[field.customId] = value;
+    }
+    const channel = this.#channel(opener.channelId);
+    const messageId = opener.data.kind === 'component' ? opener.data.messageId : null;
+    return this.#interact(
+      InteractionType.ModalSubmit,
+      { kind: 'modal-submit', customId: modal.customId, values, messageId, openedBy: opener.id },
+      channel,
+      { username: opener.user.username, id: opener.user.id },
+    );
+  }
+
+  /**
+   * The gateway delivers an event again, as Discord may after a resume: the
+   * same message (MESSAGE_CREATE) or interaction (INTERACTION_CREATE), same ids.
+   */
+  redeliver(input: { channelId: string; messageId: string } | { interactionId: string }): void {
+    if ('messageId' in input) {
+      this.#ctx.events.messageCreate(this.#message(input.channelId, input.messageId));
+      return;
+    }
+    const interaction = this.#ctx.state.interaction(input.interactionId);
+    if (!interaction) throw new Error(`no interaction ${input.interactionId}`);
+    let optionTypes = new Map<string, number>();
+    if (interaction.data.kind === 'chat-input') {
+      const { commandId } = interaction.data;
+      const command = [...this.#ctx.state.guildCommands, ...this.#ctx.state.globalCommands].find(
+        (candidate) => candidate.id === commandId,
+      );
+      if (!command) throw new Error(`the command of interaction ${input.interactionId} is gone`);
+      optionTypes = checkOptions(command, interaction.data.options);
+    }
     this.#ctx.events.interactionCreate(interaction, optionTypes);
-    return interaction;
   }
 
   createThread(input: UserCreatesThread): ChannelRecord {
@@ -162,6 +272,51 @@ export class Driver {
     this.#deadlines.clear();
   }
 
+  /** Stores and dispatches a new interaction; it expires if no callback arrives within the deadline. */
+  #interact(
+    type: InteractionRecord['type'],
+    data: InteractionData,
+    channel: ChannelRecord,
+    user: UserRef,
+    optionTypes: ReadonlyMap<string, number> = new Map(),
+  ): InteractionRecord {
+    const interaction: InteractionRecord = {
+      id: this.#ctx.ids(),
+      token: `aW50ZXJhY3Rpb246${randomBytes(48).toString('base64url')}`,
+      type,
+      data,
+      channelId: channel.id,
+      user: this.#ctx.state.user(user),
+      createdAt: this.#ctx.now(),
+      status: 'pending',
+      acknowledgedAt: null,
+      responseType: null,
+      originalMessageId: null,
+      followUpMessageIds: [],
+      ephemeral: false,
+      modal: null,
+    };
+    this.#ctx.state.addInteraction(interaction);
+    const deadline = setTimeout(() => {
+      this.#deadlines.delete(deadline);
+      if (interaction.status !== 'pending') return;
+      interaction.status = 'expired';
+      this.#ctx.logger.info({ interactionId: interaction.id, kind: data.kind }, 'interaction expired unanswered');
+    }, this.#ctx.interactionDeadlineMs + 1);
+    deadline.unref();
+    this.#deadlines.add(deadline);
+    this.#ctx.events.interactionCreate(interaction, optionTypes);
+    return interaction;
+  }
+
+  /** A registered command of that type (guild commands first, then global). */
+  #command(name: string, type: number): CommandRecord | undefined {
+    const { state } = this.#ctx;
+    return [...state.guildCommands, ...state.globalCommands].find(
+      (candidate) => candidate.name === name && candidate.type === type,
+    );
+  }
+
   #channel(channelId: string): ChannelRecord {
     const channel = this.#ctx.state.channel(channelId);
     if (!channel) throw new Error(`no channel or thread ${channelId}`);
@@ -176,7 +331,10 @@ export class Driver {
 }
 
 /** Validates the options like the Discord client would; returns each option's wire type. */
-function checkOptions(command: CommandRecord, values: Readonly<Record<string, string | number | boolean>>): Map<string, number> {
+function checkOptions(
+  command: CommandRecord,
+  values: Readonly<Record<string, string | number | boolean>>,
+): Map<string, number> {
   const types = new Map<string, number>();
   const byName = new Map<string, CommandOptionRecord>(command.options.map((option) => [option.name, option]));
   for (const option of command.options) {

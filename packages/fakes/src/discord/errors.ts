@@ -21,10 +21,10 @@ export class DiscordHttpError extends Error {
 
 export const unknownChannel = (): DiscordHttpError => new DiscordHttpError(404, 10003, 'Unknown Channel');
 export const unknownMessage = (): DiscordHttpError => new DiscordHttpError(404, 10008, 'Unknown Message');
+export const unknownGuild = (): DiscordHttpError => new DiscordHttpError(404, 10004, 'Unknown Guild');
 export const unknownMember = (): DiscordHttpError => new DiscordHttpError(404, 10007, 'Unknown Member');
 export const unknownWebhook = (): DiscordHttpError => new DiscordHttpError(404, 10015, 'Unknown Webhook');
-export const unknownInteraction = (): DiscordHttpError =>
-  new DiscordHttpError(404, 10062, 'Unknown interaction');
+export const unknownInteraction = (): DiscordHttpError => new DiscordHttpError(404, 10062, 'Unknown interaction');
 export const missingAccess = (): DiscordHttpError => new DiscordHttpError(403, 50001, 'Missing Access');
 
 /** One field error in Discord's nested `errors` shape: `{ field: { _errors: [{ code, message }] } }`. */

@@ -41,7 +41,10 @@ describe('Discord fake fault switches with the real discord.js', () => {
   it('rejectUploads refuses requests carrying files with 40005, and only those', async () => {
     const rejected = discord.rejectUploads({ times: 1 });
     const target = await channel();
-    await expect(target.send({ files: [{ attachment: PNG_1x1, name: 'dot.png' }] })).rejects.toMatchObject({ code: 40005, status: 413 });
+    await expect(target.send({ files: [{ attachment: PNG_1x1, name: 'dot.png' }] })).rejects.toMatchObject({
+      code: 40005,
+      status: 413,
+    });
     await target.send('text still goes through');
     await target.send({ files: [{ attachment: PNG_1x1, name: 'dot.png' }] });
     rejected.off();
@@ -49,8 +52,15 @@ describe('Discord fake fault switches with the real discord.js', () => {
   });
 
   it('failDownloads makes the CDN answer the status until switched off', async () => {
-    const message = discord.userSays({ user: 'ada', channelId: general, content: 'a dot', attachments: [{ filename: 'dot.png', bytes: PNG_1x1 }] });
-    const url = message.attachments[0]?.url ?? '';
+    const message = discord.userSays({
+      user: 'ada',
+      channelId: general,
+      content: 'a dot',
+      attachments: [{ filename: 'dot.png', bytes: PNG_1x1 }],
+    });
+    const [attachment] = message.attachments;
+    if (attachment === undefined) throw new Error('no attachment stored');
+    const url = discord.signedUrl(attachment);
     const failing = discord.failDownloads({ status: 403 });
     expect((await fetch(url)).status).toBe(403);
     expect((await fetch(url)).status).toBe(403);
@@ -58,5 +68,45 @@ describe('Discord fake fault switches with the real discord.js', () => {
     const ok = await fetch(url);
     expect(ok.status).toBe(200);
     expect(Buffer.from(await ok.arrayBuffer()).equals(PNG_1x1)).toBe(true);
+  });
+
+  it('signs attachment URLs: unsigned, tampered and expired ones answer 404, a fresh one works', async () => {
+    const message = discord.userSays({
+      user: 'ada',
+      channelId: general,
+      content: 'a dot',
+      attachments: [{ filename: 'dot.png', bytes: PNG_1x1 }],
+    });
+    const [attachment] = message.attachments;
+    if (attachment === undefined) throw new Error('no attachment stored');
+    const signed = discord.signedUrl(attachment);
+    expect(signed).toMatch(/\?ex=[0-9a-f]+&is=[0-9a-f]+&hm=[0-9a-f]+&$/);
+    expect((await fetch(attachment.url)).status).toBe(404);
+    // Its first signature digit changed, whatever it was (one signature in 16 starts with 0).
+    const tampered = signed.replace(/hm=(.)/, (_match, digit: string) => `hm=${digit === '0' ? '1' : '0'}`);
+    expect(tampered).not.toBe(signed);
+    expect((await fetch(tampered)).status).toBe(404);
+    expect((await fetch(signed)).status).toBe(200);
+    discord.expireAttachmentUrls();
+    const expired = await fetch(signed);
+    expect(expired.status).toBe(404);
+    expect(await expired.text()).toBe('This content is no longer available.');
+    expect((await fetch(discord.signedUrl(attachment))).status).toBe(200);
+  });
+
+  it('redirectDownloads makes the CDN answer a redirect', async () => {
+    const message = discord.userSays({
+      user: 'ada',
+      channelId: general,
+      content: 'a dot',
+      attachments: [{ filename: 'dot.png', bytes: PNG_1x1 }],
+    });
+    const [attachment] = message.attachments;
+    if (attachment === undefined) throw new Error('no attachment stored');
+    const redirecting = discord.redirectDownloads({ location: 'http://169.254.169.254/latest/meta-data/', times: 1 });
+    const answer = await fetch(discord.signedUrl(attachment), { redirect: 'manual' });
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')).toBe('http://169.254.169.254/latest/meta-data/');
+    redirecting.off();
   });
 });

@@ -5,11 +5,23 @@ import type { Logger } from 'pino';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { Intent } from './permissions.js';
+import { onShard, type ShardInfo } from './shards.js';
 import type { Json } from './wire.js';
 
 export const GATEWAY_PATH = '/gateway';
 
-const Op = { Dispatch: 0, Heartbeat: 1, Identify: 2, PresenceUpdate: 3, VoiceStateUpdate: 4, Resume: 6, RequestGuildMembers: 8, InvalidSession: 9, Hello: 10, HeartbeatAck: 11 } as const;
+const Op = {
+  Dispatch: 0,
+  Heartbeat: 1,
+  Identify: 2,
+  PresenceUpdate: 3,
+  VoiceStateUpdate: 4,
+  Resume: 6,
+  RequestGuildMembers: 8,
+  InvalidSession: 9,
+  Hello: 10,
+  HeartbeatAck: 11,
+} as const;
 
 /** Gateway close codes the fake uses (Discord's numbers). */
 export const CloseCode = {
@@ -20,6 +32,7 @@ export const CloseCode = {
   AuthenticationFailed: 4004,
   AlreadyAuthenticated: 4005,
   InvalidApiVersion: 4012,
+  InvalidShard: 4010,
   DisallowedIntents: 4014,
 } as const;
 
@@ -35,6 +48,8 @@ const resumeSchema = z.object({ token: z.string(), session_id: z.string(), seq: 
 export interface GatewaySession {
   readonly id: string;
   readonly intents: number;
+  /** From IDENTIFY; `[0, 1]` when the client does not shard. */
+  readonly shard: ShardInfo;
 }
 
 export interface Dispatch {
@@ -50,7 +65,7 @@ export interface GatewayOptions {
   readonly resumeUrl: string;
   readonly logger: Logger;
   /** READY's payload and the dispatches that follow it (the guild) for a new session. */
-  readonly onIdentify: (session: GatewaySession) => { ready: Json; then: readonly Dispatch[] };
+  readonly onIdentify: (session: GatewaySession) => { ready: Json; afterReady: readonly Dispatch[] };
 }
 
 /** Frames kept per session for RESUME; Discord's own buffer is bounded too. */
@@ -87,9 +102,13 @@ export class Gateway {
     return [...this.#sessions.values()].filter((session) => session.socket !== null);
   }
 
-  /** Sends an event to every session; `build` returns undefined to skip one (e.g. missing intent). */
-  dispatch(t: string, build: (session: GatewaySession) => Json | undefined): void {
+  /**
+   * Sends an event of `guildId` (null: not in a guild) to every session on its shard;
+   * `build` returns undefined to skip one (e.g. missing intent).
+   */
+  dispatch(t: string, guildId: string | null, build: (session: GatewaySession) => Json | undefined): void {
     for (const session of this.#sessions.values()) {
+      if (!onShard(guildId, session.shard)) continue;
       const d = build(session);
       if (d !== undefined) this.#send(session, t, d);
     }
@@ -110,8 +129,14 @@ export class Gateway {
 
   #onConnection(socket: WebSocket, request: IncomingMessage): void {
     const query = new URL(request.url ?? '/', 'ws://fake').searchParams;
-    if (query.get('v') !== '10') return socket.close(CloseCode.InvalidApiVersion, 'Invalid API version');
-    if ((query.get('encoding') ?? 'json') !== 'json') return socket.close(CloseCode.DecodeError, 'Only JSON encoding');
+    if (query.get('v') !== '10') {
+      socket.close(CloseCode.InvalidApiVersion, 'Invalid API version');
+      return;
+    }
+    if ((query.get('encoding') ?? 'json') !== 'json') {
+      socket.close(CloseCode.DecodeError, 'Only JSON encoding');
+      return;
+    }
     let session: Session | null = null;
     socket.on('message', (data, isBinary) => {
       session = this.#onFrame(socket, session, data, isBinary);
@@ -122,7 +147,12 @@ export class Gateway {
       // A client closing with 1000/1001 ends its session on Discord; any other close keeps it resumable.
       if ((code === 1000 || code === 1001) && !this.#droppedByUs.has(socket)) this.#sessions.delete(session.id);
     });
-    this.#sendFrame(socket, { op: Op.Hello, d: { heartbeat_interval: this.#options.heartbeatIntervalMs, _trace: ['fake-gateway'] }, s: null, t: null });
+    this.#sendFrame(socket, {
+      op: Op.Hello,
+      d: { heartbeat_interval: this.#options.heartbeatIntervalMs, _trace: ['fake-gateway'] },
+      s: null,
+      t: null,
+    });
   }
 
   /** Handles one frame; returns the socket's session after it. */
@@ -168,16 +198,28 @@ export class Gateway {
       socket.close(CloseCode.AuthenticationFailed, 'Authentication failed.');
       return null;
     }
+    const shard = identify.data.shard ?? [0, 1];
+    if (shard[1] < 1 || shard[0] < 0 || shard[0] >= shard[1]) {
+      socket.close(CloseCode.InvalidShard, 'Invalid shard.');
+      return null;
+    }
     if ((identify.data.intents & Intent.MessageContent) !== 0 && !this.#options.allowMessageContentIntent) {
       socket.close(CloseCode.DisallowedIntents, 'Disallowed intent(s).');
       return null;
     }
-    const session: Session = { id: randomBytes(16).toString('hex'), intents: identify.data.intents, seq: 0, sent: [], socket };
+    const session: Session = {
+      id: randomBytes(16).toString('hex'),
+      intents: identify.data.intents,
+      shard,
+      seq: 0,
+      sent: [],
+      socket,
+    };
     this.#sessions.set(session.id, session);
-    this.#options.logger.debug({ sessionId: session.id, intents: session.intents }, 'gateway: identified');
-    const { ready, then } = this.#options.onIdentify(session);
+    this.#options.logger.debug({ sessionId: session.id, intents: session.intents, shard }, 'gateway: identified');
+    const { ready, afterReady } = this.#options.onIdentify(session);
     this.#send(session, 'READY', { ...ready, session_id: session.id, resume_gateway_url: this.#options.resumeUrl });
-    for (const dispatch of then) this.#send(session, dispatch.t, dispatch.d);
+    for (const dispatch of afterReady) this.#send(session, dispatch.t, dispatch.d);
     return session;
   }
 

@@ -1,3 +1,4 @@
+import { CdnSigner } from './cdn-signing.js';
 import {
   ChannelType,
   type AttachmentRecord,
@@ -53,9 +54,19 @@ export interface RateLimitHit {
   readonly at: number;
 }
 
+/** A request the fake refused with a Discord error (a JSON `code`), without its token-bearing path. */
+export interface Refusal {
+  readonly method: string;
+  readonly status: number;
+  readonly code: number;
+  readonly at: number;
+}
+
 export interface GuildStateOptions {
   readonly ids: SnowflakeGenerator;
   readonly guildName: string;
+  /** A snowflake; its timestamp bits decide the guild's shard. Default: a new one. */
+  readonly guildId?: string;
   readonly channelNames: readonly string[];
   readonly botUsername: string;
   readonly botUserId?: string;
@@ -73,6 +84,10 @@ export class GuildState {
   readonly guildCommands: CommandRecord[] = [];
   /** Every 429 the fake answered, so tests can check a rate limit was really hit. */
   readonly rateLimitHits: RateLimitHit[] = [];
+  /** Every Discord error the REST API answered, so tests can see a client tried too early or too late. */
+  readonly refusals: Refusal[] = [];
+  /** Signs the attachment URLs messages carry, and checks them at the CDN. */
+  readonly cdn = new CdnSigner();
   readonly #users = new Map<string, UserRecord>();
   readonly #channels = new Map<string, ChannelRecord>();
   readonly #messages = new Map<string, MessageRecord[]>();
@@ -86,7 +101,7 @@ export class GuildState {
     const createdAt = this.#timestamp();
     this.botUser = this.#addUser({ id: options.botUserId ?? this.#ids(), username: options.botUsername, bot: true });
     const owner = this.#addUser({ id: this.#ids(), username: 'guild-owner', bot: false });
-    this.guild = { id: this.#ids(), name: options.guildName, ownerId: owner.id, createdAt };
+    this.guild = { id: options.guildId ?? this.#ids(), name: options.guildName, ownerId: owner.id, createdAt };
     for (const name of options.channelNames) this.addChannel(name);
   }
 
@@ -144,7 +159,13 @@ export class GuildState {
   }
 
   /** A public thread; started from a message it takes that message's ID, as on Discord. */
-  addThread(input: { parentId: string; name: string; ownerId: string; fromMessageId?: string; autoArchiveDuration?: number }): ChannelRecord {
+  addThread(input: {
+    parentId: string;
+    name: string;
+    ownerId: string;
+    fromMessageId?: string;
+    autoArchiveDuration?: number;
+  }): ChannelRecord {
     const thread: ChannelRecord = {
       id: input.fromMessageId ?? this.#ids(),
       type: ChannelType.PublicThread,
@@ -199,6 +220,7 @@ export class GuildState {
       webhookId: input.webhookId ?? null,
       interaction: input.interaction ?? null,
       history: [],
+      botReactions: [],
     };
     list.push(message);
     return message;

@@ -2,24 +2,34 @@ import pino, { type Logger } from 'pino';
 import { createApp } from './app.js';
 import type { FakeContext } from './context.js';
 import { Dispatcher } from './dispatcher.js';
-import { Driver, type UserCreatesThread, type UserRunsCommand, type UserSays } from './driver.js';
+import {
+  Driver,
+  type UserClicks,
+  type UserCreatesThread,
+  type UserRunsCommand,
+  type UserRunsMessageCommand,
+  type UserSays,
+  type UserSubmitsModal,
+} from './driver.js';
 import { Gateway, GATEWAY_PATH } from './gateway.js';
 import { GuildState } from './guild-state.js';
-import type { ChannelRecord, InteractionRecord, MessageRecord, UserRecord } from './model.js';
-import { RateLimits, type RateLimitRule, type RateLimitSwitch } from './rate-limits.js';
+import type { AttachmentRecord, ChannelRecord, InteractionRecord, MessageRecord, UserRecord } from './model.js';
+import { type GlobalRateLimit, RateLimits, type RateLimitRule, type RateLimitSwitch } from './rate-limits.js';
 import { listen } from './server.js';
 import { createSnowflakeGenerator } from './snowflake.js';
-import { TransferFaults } from '../transfer-faults.js';
+import { TransferFaults, type RedirectFault } from '../transfer-faults.js';
 import type { DownloadFault, TransferFault, TransferFaultSwitch } from './transfer-faults.js';
 import { waitFor } from './wait-for.js';
 import { APPLICATION_FLAG_MESSAGE_CONTENT } from './permissions.js';
 import { wireGuildCreate, wireReady } from './wire.js';
+import { onShard, shardOf, type ShardInfo } from './shards.js';
 
 // Every exported name says Discord: the package root re-exports this next to the Slack fake.
 export type {
   GuildRecord as DiscordGuildRecord,
   GuildState as DiscordGuildState,
   RateLimitHit as DiscordRateLimitHit,
+  Refusal as DiscordRefusal,
   UserRef as DiscordUserRef,
 } from './guild-state.js';
 export type {
@@ -27,12 +37,19 @@ export type {
   ChannelRecord as DiscordChannel,
   CommandRecord as DiscordCommand,
   InteractionRecord as DiscordInteraction,
+  InteractionData as DiscordInteractionData,
   InteractionStatus as DiscordInteractionStatus,
+  ModalRecord as DiscordModal,
   MessageRecord as DiscordMessage,
   MessageVersion as DiscordMessageVersion,
   UserRecord as DiscordUser,
 } from './model.js';
-export type { RateLimitRule as DiscordRateLimitRule, RateLimitSwitch as DiscordRateLimitSwitch } from './rate-limits.js';
+export type { ShardInfo as DiscordShardInfo } from './shards.js';
+export type {
+  GlobalRateLimit as DiscordGlobalRateLimit,
+  RateLimitRule as DiscordRateLimitRule,
+  RateLimitSwitch as DiscordRateLimitSwitch,
+} from './rate-limits.js';
 export type {
   DownloadFault as DiscordDownloadFault,
   TransferFault as DiscordTransferFault,
@@ -41,8 +58,11 @@ export type {
 export type {
   UserAttachment as DiscordUserAttachment,
   UserCreatesThread as DiscordUserCreatesThread,
+  UserClicks as DiscordUserClicks,
   UserRunsCommand as DiscordUserRunsCommand,
+  UserRunsMessageCommand as DiscordUserRunsMessageCommand,
   UserSays as DiscordUserSays,
+  UserSubmitsModal as DiscordUserSubmitsModal,
 } from './driver.js';
 
 export interface DiscordFakeOptions {
@@ -52,7 +72,12 @@ export interface DiscordFakeOptions {
   /** Defaults to the bot user's ID, as for applications created on Discord. */
   readonly applicationId?: string;
   readonly botUsername?: string;
-  readonly guild?: { readonly name?: string; readonly channels?: readonly string[] };
+  /** `id` places the guild on a shard: `(id >> 22) % shardCount`. */
+  readonly guild?: { readonly id?: string; readonly name?: string; readonly channels?: readonly string[] };
+  /** `GET /gateway/bot`'s recommended `shards` (default 1), what discord.js's `shards: 'auto'` starts. */
+  readonly recommendedShards?: number;
+  /** `session_start_limit.max_concurrency` (default 1: clients wait 5 s between IDENTIFYs of one bucket). */
+  readonly maxConcurrency?: number;
   /** HELLO's heartbeat_interval (Discord: 41250 ms); short values make clients heartbeat in tests. */
   readonly heartbeatIntervalMs?: number;
   /** Whether the app may use the privileged MessageContent intent; false closes IDENTIFYs asking for it with 4014. */
@@ -81,18 +106,53 @@ export interface DiscordFake {
   userEdits(input: { channelId: string; messageId: string; content: string }): MessageRecord;
   userDeletes(input: { channelId: string; messageId: string }): void;
   userRunsCommand(input: UserRunsCommand): InteractionRecord;
+  /** Runs a message command (type 3) on a message, as from its Apps menu. */
+  userRunsMessageCommand(input: UserRunsMessageCommand): InteractionRecord;
+  /** Presses an enabled button of a message: INTERACTION_CREATE of type 3. */
+  userClicks(input: UserClicks): InteractionRecord;
+  /** Submits the modal an interaction answered with: INTERACTION_CREATE of type 5. */
+  userSubmitsModal(input: UserSubmitsModal): InteractionRecord;
+  /** Delivers a message or an interaction again with the same ids, as the gateway may after a resume. */
+  redeliver(input: { channelId: string; messageId: string } | { interactionId: string }): void;
   createThread(input: UserCreatesThread): ChannelRecord;
   /** Switches a per-route limit on; the returned switch turns it off. */
   rateLimit(rule: RateLimitRule): RateLimitSwitch;
+  /**
+   * Switches the bot's global limit on (Discord: 50 requests a second over every
+   * route but interaction callbacks and follow-ups); over it, a 429 with
+   * `global: true` and `X-RateLimit-Global`. Hits are recorded with route `global`.
+   */
+  globalRateLimit(limit: GlobalRateLimit): RateLimitSwitch;
   clearRateLimits(): void;
   /** Makes attachment downloads from the CDN answer `fault.status`; the returned switch turns it off. */
   failDownloads(fault: DownloadFault): TransferFaultSwitch;
-  /** Refuses requests carrying files with 413 (40005, entity too large); the returned switch turns it off. */
+  /** Makes CDN downloads answer a redirect to `fault.location`; the returned switch turns it off. */
+  redirectDownloads(fault: RedirectFault): TransferFaultSwitch;
+  /** The attachment's URL as Discord would hand it out now: signed, valid for a day. */
+  signedUrl(attachment: AttachmentRecord): string;
+  /** Every attachment URL handed out so far expires (messages fetched again carry fresh ones), as after a day. */
+  expireAttachmentUrls(): void;
+  /**
+   * Takes the next interaction callbacks as arriving after Discord's 3 s (the
+   * interaction expires: 10062), as when a bot answers too slowly; the returned switch turns it off.
+   */
+  lateCallbacks(fault?: TransferFault): TransferFaultSwitch;
+  /** Refuses requests carrying files (40005, entity too large); the returned switch turns it off. */
   rejectUploads(fault?: TransferFault): TransferFaultSwitch;
+  /**
+   * Sends a dispatch recorded from Discord (`t` and `d` as they were) to every
+   * session with the GuildMessages intent, as given: its IDs are the caller's
+   * to match to this guild.
+   */
+  replay(t: string, d: Record<string, unknown>): void;
   /** Closes every gateway connection with `closeCode` (default 4000: clients RESUME). */
   dropConnection(closeCode?: number): void;
   /** Gateway sessions with a live connection. */
   connectedSessions(): number;
+  /** The `[id, count]` of each session with a live connection, in the order they identified. */
+  connectedShards(): ShardInfo[];
+  /** The shard the guild's events go to when a bot runs `count` shards. */
+  guildShard(count: number): number;
   /** Resolves with the predicate's first truthy result, checked every 10 ms; rejects after `timeoutMs`. */
   waitFor<T>(predicate: (state: GuildState) => T | undefined | null | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
@@ -109,6 +169,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
   const state = new GuildState({
     ids,
     guildName: options.guild?.name ?? 'genbot-test',
+    ...(options.guild?.id !== undefined && { guildId: options.guild.id }),
     channelNames: options.guild?.channels ?? ['general'],
     botUsername: options.botUsername ?? 'genbot',
   });
@@ -120,9 +181,14 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     allowMessageContentIntent,
     resumeUrl: gatewayUrl,
     logger,
-    onIdentify: () => ({
-      ready: wireReady(state, applicationId, allowMessageContentIntent ? APPLICATION_FLAG_MESSAGE_CONTENT : 0),
-      then: [{ t: 'GUILD_CREATE', d: wireGuildCreate(state) }],
+    onIdentify: (session) => ({
+      ready: wireReady(
+        state,
+        applicationId,
+        allowMessageContentIntent ? APPLICATION_FLAG_MESSAGE_CONTENT : 0,
+        session.shard,
+      ),
+      afterReady: onShard(state.guild.id, session.shard) ? [{ t: 'GUILD_CREATE', d: wireGuildCreate(state) }] : [],
     }),
   });
   const ctx: FakeContext = {
@@ -130,7 +196,9 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     events: new Dispatcher(gateway, state, applicationId, attachmentSizeLimit),
     rateLimits: new RateLimits(),
     downloadFaults: new TransferFaults<DownloadFault>(),
+    downloadRedirects: new TransferFaults<RedirectFault>(),
     uploadFaults: new TransferFaults<TransferFault>(),
+    lateCallbacks: new TransferFaults(),
     ids,
     origin: server.origin,
     botToken,
@@ -141,7 +209,13 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     logger,
     now: Date.now,
   };
-  server.attach(createApp(ctx, { allowMessageContentIntent }), gateway);
+  server.attach(
+    createApp(ctx, {
+      allowMessageContentIntent,
+      gatewayBot: { shards: options.recommendedShards ?? 1, maxConcurrency: options.maxConcurrency ?? 1 },
+    }),
+    gateway,
+  );
   const driver = new Driver(ctx);
   logger.info({ origin: server.origin }, 'discord fake listening');
 
@@ -163,13 +237,28 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     userEdits: (input) => driver.userEdits(input),
     userDeletes: (input) => driver.userDeletes(input),
     userRunsCommand: (input) => driver.userRunsCommand(input),
+    userRunsMessageCommand: (input) => driver.userRunsMessageCommand(input),
+    userClicks: (input) => driver.userClicks(input),
+    userSubmitsModal: (input) => driver.userSubmitsModal(input),
+    redeliver: (input) => driver.redeliver(input),
     createThread: (input) => driver.createThread(input),
     rateLimit: (rule) => ctx.rateLimits.add(rule),
+    globalRateLimit: (limit) => ctx.rateLimits.setGlobal(limit),
     clearRateLimits: () => ctx.rateLimits.clear(),
     failDownloads: (fault) => ({ off: ctx.downloadFaults.add(fault) }),
     rejectUploads: (fault = {}) => ({ off: ctx.uploadFaults.add(fault) }),
+    lateCallbacks: (fault = {}) => ({ off: ctx.lateCallbacks.add(fault) }),
+    redirectDownloads: (fault) => ({ off: ctx.downloadRedirects.add(fault) }),
+    expireAttachmentUrls: () => state.cdn.expireAll(),
+    signedUrl: (attachment) => {
+      const url = new URL(attachment.url);
+      return `${url.origin}${state.cdn.sign(url.pathname)}`;
+    },
     dropConnection: (closeCode = 4000) => gateway.dropConnections(closeCode),
+    replay: (t, d) => gateway.dispatch(t, typeof d.guild_id === 'string' ? d.guild_id : state.guild.id, () => d),
     connectedSessions: () => gateway.connectedSessions.length,
+    connectedShards: () => gateway.connectedSessions.map((session) => session.shard),
+    guildShard: (count) => shardOf(state.guild.id, count),
     waitFor: (predicate, timeoutMs = 5000) => waitFor(() => predicate(state), timeoutMs),
     async close() {
       driver.close();

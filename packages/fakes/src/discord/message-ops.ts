@@ -8,8 +8,10 @@ import {
   type AttachmentRecord,
   type InteractionMetadataRecord,
   type MessageRecord,
+  type MessageReferenceRecord,
   type UserRecord,
 } from './model.js';
+import { numberComponents } from './components.js';
 import { MAX_ATTACHMENTS, type MessagePayload } from './schemas.js';
 
 export interface PostMessage {
@@ -20,6 +22,8 @@ export interface PostMessage {
   /** Set for messages posted through an interaction's webhook. */
   readonly interaction?: InteractionMetadataRecord;
   readonly type?: number;
+  /** The message an interaction response refers to (the clicked one, a message command's target), unless the payload names one. */
+  readonly reference?: MessageReferenceRecord;
 }
 
 /** Creates a message from a REST payload (validation, replies, uploads, mentions) and dispatches it. */
@@ -28,14 +32,16 @@ export function postMessage(ctx: FakeContext, input: PostMessage): MessageRecord
   const attachments = composeAttachments(ctx, input.channelId, payload, input.files, []) ?? [];
   const content = payload.content ?? '';
   const embeds = payload.embeds ?? [];
-  const components = payload.components ?? [];
+  const components = numberComponents(payload.components ?? []);
   const loading = ((payload.flags ?? 0) & MessageFlags.Loading) !== 0;
   if (content === '' && attachments.length === 0 && embeds.length === 0 && components.length === 0 && !loading) {
     throw new DiscordHttpError(400, 50006, 'Cannot send an empty message');
   }
-  const reference = payload.message_reference ? resolveReference(ctx, input.channelId, payload.message_reference) : null;
+  const reference = payload.message_reference
+    ? resolveReference(ctx, input.channelId, payload.message_reference)
+    : (input.reference ?? null);
   const mentions = mentionedUsers(ctx.state, content);
-  if (reference && payload.allowed_mentions?.replied_user !== false) {
+  if (payload.message_reference && reference && payload.allowed_mentions?.replied_user !== false) {
     const repliedTo = ctx.state.message(reference.channelId, reference.messageId);
     if (repliedTo && !mentions.includes(repliedTo.author.id)) mentions.push(repliedTo.author.id);
   }
@@ -66,9 +72,11 @@ export function editMessage(
   files: ReadonlyMap<string, Upload>,
 ): MessageRecord {
   const edit: MessageEdit = {
-    ...(payload.content === undefined ? {} : { content: payload.content ?? '', mentions: mentionedUsers(ctx.state, payload.content ?? '') }),
+    ...(payload.content === undefined
+      ? {}
+      : { content: payload.content ?? '', mentions: mentionedUsers(ctx.state, payload.content ?? '') }),
     ...(payload.embeds === undefined ? {} : { embeds: payload.embeds ?? [] }),
-    ...(payload.components === undefined ? {} : { components: payload.components ?? [] }),
+    ...(payload.components === undefined ? {} : { components: numberComponents(payload.components ?? []) }),
     ...optionalAttachments(composeAttachments(ctx, message.channelId, payload, files, message.attachments)),
     // An edit of a deferred response ends its "thinking" state.
     flags: message.flags & ~MessageFlags.Loading,
@@ -106,7 +114,11 @@ function composeAttachments(
     }
     const upload = files.get(reference.id);
     if (!upload) {
-      throw invalidFormBody(['attachments', index, 'id'], 'ATTACHMENT_NOT_FOUND', `Attachment ${reference.id} not found`);
+      throw invalidFormBody(
+        ['attachments', index, 'id'],
+        'ATTACHMENT_NOT_FOUND',
+        `Attachment ${reference.id} not found`,
+      );
     }
     used.add(reference.id);
     result.push(

@@ -1,4 +1,4 @@
-import { Client, DiscordAPIError, Events, type Message } from 'discord.js';
+import { type Client, DiscordAPIError, Events, type Message } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDiscordFake, type DiscordFake } from './index.js';
 import { readyClient } from './test-client.js';
@@ -35,6 +35,17 @@ function nextMessage(filter: (message: Message) => boolean = () => true): Promis
 }
 
 describe('Discord fake messages with the real discord.js', () => {
+  it("keeps the bot's reactions on a user's message, once per emoji", async () => {
+    const received = nextMessage();
+    const sent = discord.userSays({ user: 'alice', channelId: general, content: `hi <@${discord.botUser.id}>` });
+    const message = await received;
+    await message.react('⏳');
+    await message.react('⏳');
+    expect(discord.state.message(general, sent.id)?.botReactions).toEqual(['⏳']);
+    const read = await message.fetch(true);
+    expect(read.reactions.cache.get('⏳')?.me).toBe(true);
+  });
+
   it('delivers a user message with content and a downloadable attachment', async () => {
     const received = nextMessage();
     const sent = discord.userSays({
@@ -49,7 +60,14 @@ describe('Discord fake messages with the real discord.js', () => {
     expect(message.content).toBe(`hi <@${discord.botUser.id}>`);
     expect(message.mentions.has(client.user)).toBe(true);
     const attachment = message.attachments.first();
-    expect(attachment).toMatchObject({ name: 'dot.png', contentType: 'image/png', width: 1, height: 1, size: PNG_1x1.length });
+    expect(attachment).toMatchObject({
+      name: 'dot.png',
+      contentType: 'image/png',
+      width: 1,
+      height: 1,
+      size: PNG_1x1.length,
+    });
+    // discord.js got the URL signed, as from Discord.
     const download = await fetch(attachment?.url ?? '');
     expect(download.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await download.arrayBuffer())).toEqual(PNG_1x1);
@@ -73,7 +91,8 @@ describe('Discord fake messages with the real discord.js', () => {
     expect(text?.type).toBe(19);
     expect(file?.attachments[0]?.bytes).toEqual(PNG_1x1);
     expect(file?.attachments[0]?.contentType).toBe('image/png');
-    const download = await fetch(file?.attachments[0]?.url ?? '');
+    const upload = file?.attachments[0];
+    const download = await fetch(upload === undefined ? '' : discord.signedUrl(upload));
     expect(Buffer.from(await download.arrayBuffer())).toEqual(PNG_1x1);
   });
 
@@ -132,7 +151,9 @@ describe('Discord fake messages with the real discord.js', () => {
   });
 
   it('fetches history newest first and single messages', async () => {
-    const ids = ['one', 'two', 'three'].map((content) => discord.userSays({ user: 'alice', channelId: general, content }).id);
+    const ids = ['one', 'two', 'three'].map(
+      (content) => discord.userSays({ user: 'alice', channelId: general, content }).id,
+    );
     const channel = await client.channels.fetch(general);
     if (!channel?.isTextBased() || channel.isDMBased()) throw new Error('general is not a guild text channel');
     const history = await channel.messages.fetch({ limit: 2, cache: false });
@@ -150,7 +171,9 @@ describe('Discord fake messages with the real discord.js', () => {
     const tooLong = await channel.send('x'.repeat(2001)).catch((error: unknown) => error);
     expect(tooLong).toBeInstanceOf(DiscordAPIError);
     expect(tooLong).toMatchObject({ code: 50035, status: 400 });
-    expect((tooLong as DiscordAPIError).rawError).toMatchObject({ errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } } });
+    expect((tooLong as DiscordAPIError).rawError).toMatchObject({
+      errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } },
+    });
 
     const files = Array.from({ length: 11 }, (_, index) => ({ attachment: Buffer.from('x'), name: `f${index}.txt` }));
     await expect(channel.send({ files })).rejects.toMatchObject({ code: 50035, status: 400 });

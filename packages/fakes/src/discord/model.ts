@@ -28,12 +28,20 @@ export interface AttachmentRecord {
   readonly id: string;
   readonly filename: string;
   readonly contentType: string;
+  /** Discord leaves `content_type` out for some uploads: then the wire shows none. */
+  readonly contentTypeShown?: boolean;
+  /** Attachment flags (IS_SPOILER 8, IS_ANIMATED 32…). */
+  readonly flags?: number;
+  /** Visible only while its ephemeral message is (`ephemeral: true` on the wire). */
+  readonly ephemeral?: boolean;
+  /** The recording of a voice message: its length and a sampled waveform. */
+  readonly voice?: { readonly durationSecs: number; readonly waveform: string };
   readonly size: number;
   /** Present for images whose header the fake could read (PNG, JPEG, GIF, WebP). */
   readonly width?: number;
   readonly height?: number;
   readonly description?: string;
-  /** Download URL on the fake's CDN path (no authentication, like Discord's attachment URLs). */
+  /** Download URL on the fake's CDN path, unsigned: every message rendered carries it signed afresh. */
   readonly url: string;
   readonly bytes: Buffer;
 }
@@ -43,10 +51,27 @@ export interface MessageReferenceRecord {
   readonly channelId: string;
 }
 
+export const InteractionType = { ApplicationCommand: 2, MessageComponent: 3, ModalSubmit: 5 } as const;
+export type InteractionTypeValue = (typeof InteractionType)[keyof typeof InteractionType];
+
+export const CommandType = { ChatInput: 1, Message: 3 } as const;
+
+/** What a message made through an interaction says about it (`interaction_metadata`). */
 export interface InteractionMetadataRecord {
   readonly interactionId: string;
-  readonly commandName: string;
+  readonly type: InteractionTypeValue;
   readonly userId: string;
+  /** Application commands: the command's name and type. */
+  readonly commandName?: string;
+  readonly commandType?: number;
+  /** Message commands: the message the command ran on. */
+  readonly targetMessageId?: string;
+  /** Component interactions: the message that carried the component. */
+  readonly interactedMessageId?: string;
+  /** Modal submits: the interaction that opened the modal. */
+  readonly trigger?: InteractionMetadataRecord;
+  /** Follow-ups: the interaction's original response, when it has one. */
+  readonly originalResponseMessageId?: string | null;
 }
 
 /** A previous version of an edited message, oldest first in `MessageRecord.history`. */
@@ -58,9 +83,9 @@ export interface MessageVersion {
   readonly since: string;
 }
 
-export const MessageType = { Default: 0, Reply: 19, ChatInputCommand: 20 } as const;
+export const MessageType = { Default: 0, Reply: 19, ChatInputCommand: 20, ContextMenuCommand: 23 } as const;
 
-export const MessageFlags = { Ephemeral: 1 << 6, Loading: 1 << 7 } as const;
+export const MessageFlags = { Ephemeral: 1 << 6, Loading: 1 << 7, IsVoiceMessage: 1 << 13 } as const;
 
 export interface MessageRecord {
   readonly id: string;
@@ -82,6 +107,8 @@ export interface MessageRecord {
   readonly webhookId: string | null;
   readonly interaction: InteractionMetadataRecord | null;
   readonly history: MessageVersion[];
+  /** Emoji the bot reacted with, in order. */
+  readonly botReactions: string[];
 }
 
 export interface CommandOptionRecord {
@@ -107,23 +134,82 @@ export interface CommandRecord {
 
 export type InteractionStatus = 'pending' | 'acknowledged' | 'expired';
 
+/** What the user did: ran a command, pressed a button, or submitted a modal. */
+export type InteractionData =
+  | {
+      readonly kind: 'chat-input';
+      readonly commandId: string;
+      readonly commandName: string;
+      readonly options: Readonly<Record<string, string | number | boolean>>;
+    }
+  | {
+      readonly kind: 'message-command';
+      readonly commandId: string;
+      readonly commandName: string;
+      readonly targetMessageId: string;
+    }
+  | {
+      readonly kind: 'component';
+      readonly customId: string;
+      readonly componentType: number;
+      readonly messageId: string;
+    }
+  | {
+      readonly kind: 'modal-submit';
+      readonly customId: string;
+      /** Each text input's value by its `custom_id`, in the modal's order. */
+      readonly values: Readonly<Record<string, string>>;
+      /** The message of the component that opened the modal; null when a command opened it. */
+      readonly messageId: string | null;
+      /** The interaction that answered with the modal. */
+      readonly openedBy: string;
+    };
+
+/** One text input of a modal as the bot sent it. */
+export interface TextInputRecord {
+  readonly customId: string;
+  /** Sent inside a Label (type 18) rather than an action row: the submission keeps the same shape. */
+  readonly inLabel: boolean;
+  readonly label: string;
+  /** 1 short, 2 paragraph. */
+  readonly style: number;
+  readonly required: boolean;
+  readonly minLength: number;
+  readonly maxLength: number;
+  /** Pre-filled text. */
+  readonly value: string | undefined;
+}
+
+/** A modal the bot opened (callback type 9), shown to the user until submitted or closed. */
+export interface ModalRecord {
+  readonly customId: string;
+  readonly title: string;
+  readonly inputs: readonly TextInputRecord[];
+  /** The submit Discord accepted (acknowledged): the modal closed with it. */
+  closedBy: string | null;
+}
+
 export interface InteractionRecord {
   readonly id: string;
   readonly token: string;
-  readonly commandId: string;
-  readonly commandName: string;
-  readonly options: Readonly<Record<string, string | number | boolean>>;
+  readonly type: InteractionTypeValue;
+  readonly data: InteractionData;
   readonly channelId: string;
   readonly user: UserRecord;
   readonly createdAt: number;
   status: InteractionStatus;
   /** When the first callback arrived (ms since the epoch), to check the 3 s window. */
   acknowledgedAt: number | null;
-  /** Callback type the bot answered with: 4 (message) or 5 (deferred). */
+  /** Callback type the bot answered with: 4 (message), 5 (deferred), 6 (deferred update), 7 (update) or 9 (modal). */
   responseType: number | null;
-  /** The response message (`@original`), once there is one. */
+  /**
+   * The response message (`@original`), once there is one: a new message for 4 and 5, the
+   * component's own message for 6 and 7, none for 9.
+   */
   originalMessageId: string | null;
   readonly followUpMessageIds: string[];
   /** Visible only to the invoking user: not dispatched to the channel. */
   ephemeral: boolean;
+  /** The modal this interaction answered with (callback 9). */
+  modal: ModalRecord | null;
 }

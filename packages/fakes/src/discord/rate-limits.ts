@@ -21,6 +21,12 @@ export interface RateLimitDecision {
   readonly retryAfter?: number;
 }
 
+/** Discord's global limit: every request of the bot counts, whichever route and connection it takes. */
+export interface GlobalRateLimit {
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
 interface Bucket {
   count: number;
   resetAt: number;
@@ -42,6 +48,7 @@ interface ActiveRule extends RateLimitRule {
 export class RateLimits {
   readonly #rules = new Set<ActiveRule>();
   readonly #now: () => number;
+  #global: (GlobalRateLimit & { bucket: Bucket }) | undefined;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
@@ -49,7 +56,8 @@ export class RateLimits {
 
   add(rule: RateLimitRule): RateLimitSwitch {
     const [method, path] = rule.route.trim().split(/\s+/);
-    if (!method || !path || rule.limit < 1 || rule.windowMs <= 0) throw new Error(`bad rate limit rule ${JSON.stringify(rule)}`);
+    if (!method || !path || rule.limit < 1 || rule.windowMs <= 0)
+      throw new Error(`bad rate limit rule ${JSON.stringify(rule)}`);
     const active: ActiveRule = {
       ...rule,
       method: method.toUpperCase(),
@@ -62,8 +70,36 @@ export class RateLimits {
     return { off: () => this.#rules.delete(active) };
   }
 
+  /** Switches the bot's global limit on, replacing any earlier one. */
+  setGlobal(limit: GlobalRateLimit): RateLimitSwitch {
+    if (limit.limit < 1 || limit.windowMs <= 0) throw new Error(`bad global rate limit ${JSON.stringify(limit)}`);
+    const active = { ...limit, bucket: { count: 0, resetAt: 0 } };
+    this.#global = active;
+    return {
+      off: () => {
+        if (this.#global === active) this.#global = undefined;
+      },
+    };
+  }
+
   clear(): void {
     this.#rules.clear();
+    this.#global = undefined;
+  }
+
+  /**
+   * Counts a request against the global limit; the seconds to wait when it is
+   * over, undefined when it may proceed (or no global limit is on). A fixed
+   * window from the first request after the last one ended, like the per-route buckets.
+   */
+  takeGlobal(): number | undefined {
+    const global = this.#global;
+    if (global === undefined) return undefined;
+    const now = this.#now();
+    if (now >= global.bucket.resetAt) global.bucket = { count: 0, resetAt: now + global.windowMs };
+    if (global.bucket.count >= global.limit) return Math.max(0, global.bucket.resetAt - now) / 1000;
+    global.bucket.count += 1;
+    return undefined;
   }
 
   /** Counts a request against the first matching rule; undefined when no rule applies. */
@@ -97,7 +133,10 @@ export class RateLimits {
 }
 
 function splitPath(path: string): string[] {
-  return path.split('?')[0]!.split('/').filter((segment) => segment !== '');
+  return path
+    .split('?')[0]!
+    .split('/')
+    .filter((segment) => segment !== '');
 }
 
 /** The rule's major parameter value when the request matches it. */

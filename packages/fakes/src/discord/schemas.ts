@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messageComponentsSchema } from './components.js';
 import { DiscordHttpError } from './errors.js';
 
 export const MAX_CONTENT_LENGTH = 2000;
@@ -16,7 +17,7 @@ export const messagePayloadSchema = z.looseObject({
   content: z.string().max(MAX_CONTENT_LENGTH).nullish(),
   tts: z.boolean().nullish(),
   embeds: z.array(z.looseObject({})).max(10).nullish(),
-  components: z.array(z.unknown()).nullish(),
+  components: messageComponentsSchema.nullish(),
   attachments: z.array(attachmentReference).max(MAX_ATTACHMENTS).nullish(),
   allowed_mentions: z.looseObject({ replied_user: z.boolean().nullish() }).nullish(),
   flags: z.number().int().nullish(),
@@ -30,9 +31,10 @@ export const messagePayloadSchema = z.looseObject({
 });
 export type MessagePayload = z.infer<typeof messagePayloadSchema>;
 
+/** A callback's `type` and `data`, whose shape depends on the type (a message, or a modal for 9). */
 export const interactionCallbackSchema = z.object({
   type: z.number().int(),
-  data: messagePayloadSchema.nullish(),
+  data: z.unknown().optional(),
 });
 
 export const threadFromMessageSchema = z.looseObject({
@@ -53,12 +55,37 @@ const commandOptionSchema = z.looseObject({
     .optional(),
 });
 
-export const commandSchema = z.looseObject({
-  name: z.string().regex(/^[-_\p{L}\p{N}]{1,32}$/u),
-  description: z.string().max(100).default(''),
-  type: z.number().int().min(1).max(4).default(1),
-  options: z.array(commandOptionSchema).max(25).default([]),
-});
+const CHAT_INPUT_NAME = /^[-_'\p{L}\p{N}]{1,32}$/u;
+
+/**
+ * Chat-input names are lower case without spaces and take a description; user and message
+ * commands (types 2 and 3, the context menu) take mixed case and spaces, and no description or options.
+ */
+export const commandSchema = z
+  .looseObject({
+    name: z.string().min(1).max(32),
+    description: z.string().max(100).default(''),
+    type: z.number().int().min(1).max(4).default(1),
+    options: z.array(commandOptionSchema).max(25).default([]),
+  })
+  .superRefine((command, context) => {
+    if (command.type === 1 && !(CHAT_INPUT_NAME.test(command.name) && command.name === command.name.toLowerCase())) {
+      context.addIssue({
+        code: 'custom',
+        message: 'Command name is invalid',
+        path: ['name'],
+        params: { discordCode: 'APPLICATION_COMMAND_INVALID_NAME' },
+      });
+    }
+    if (command.type !== 1 && (command.description !== '' || command.options.length > 0)) {
+      context.addIssue({
+        code: 'custom',
+        message: 'Context menu commands cannot have a description or options',
+        path: ['description'],
+        params: { discordCode: 'APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION' },
+      });
+    }
+  });
 export type CommandPayload = z.infer<typeof commandSchema>;
 
 export const historyQuerySchema = z.object({
@@ -79,7 +106,7 @@ export function parseBody<T extends z.ZodType>(schema: T, value: unknown): z.out
       const name = String(key);
       node = (node[name] ??= {}) as Record<string, unknown>;
     }
-    const list = (node['_errors'] ??= []) as { code: string; message: string }[];
+    const list = (node._errors ??= []) as { code: string; message: string }[];
     list.push(fieldError(issue));
   }
   throw new DiscordHttpError(400, 50035, 'Invalid Form Body', errors);
@@ -96,6 +123,9 @@ function fieldError(issue: z.core.$ZodIssue): { code: string; message: string } 
     return issue.input === undefined
       ? { code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }
       : { code: 'BASE_TYPE_BAD_TYPE', message: issue.message };
+  }
+  if (issue.code === 'custom' && typeof issue.params?.discordCode === 'string') {
+    return { code: issue.params.discordCode, message: issue.message };
   }
   return { code: 'INVALID', message: issue.message };
 }

@@ -1,8 +1,10 @@
 import type { GuildRecord, GuildState } from './guild-state.js';
+import { onShard, type ShardInfo } from './shards.js';
 import {
   ChannelType,
   type AttachmentRecord,
   type ChannelRecord,
+  type InteractionMetadataRecord,
   type InteractionRecord,
   type MessageRecord,
   type UserRecord,
@@ -81,22 +83,31 @@ export function wireChannel(channel: ChannelRecord, state: GuildState): Json {
   };
 }
 
-export function wireAttachment(attachment: AttachmentRecord): Json {
+export function wireAttachment(attachment: AttachmentRecord, state: GuildState): Json {
+  const url = new URL(attachment.url);
+  const signed = `${url.origin}${state.cdn.sign(url.pathname)}`;
   return {
     id: attachment.id,
     filename: attachment.filename,
     size: attachment.size,
-    url: attachment.url,
-    proxy_url: attachment.url,
-    content_type: attachment.contentType,
+    url: signed,
+    proxy_url: signed,
+    ...(attachment.contentTypeShown === false ? {} : { content_type: attachment.contentType }),
     ...(attachment.width === undefined ? {} : { width: attachment.width, height: attachment.height }),
     ...(attachment.description === undefined ? {} : { description: attachment.description }),
+    ...(attachment.flags === undefined ? {} : { flags: attachment.flags }),
+    ...(attachment.ephemeral === true ? { ephemeral: true } : {}),
+    ...(attachment.voice === undefined
+      ? {}
+      : { duration_secs: attachment.voice.durationSecs, waveform: attachment.voice.waveform }),
   };
 }
 
 /** A full message object, with `referenced_message` one level deep as Discord sends it. */
 export function wireMessage(message: MessageRecord, state: GuildState, depth = 0): Json {
-  const referenced = message.reference ? state.message(message.reference.channelId, message.reference.messageId) : undefined;
+  const referenced = message.reference
+    ? state.message(message.reference.channelId, message.reference.messageId)
+    : undefined;
   const mentions = message.mentions.flatMap((id) => {
     const user = state.findUser(id);
     return user ? [{ ...wireUser(user), member: wirePartialMember(user) }] : [];
@@ -114,10 +125,17 @@ export function wireMessage(message: MessageRecord, state: GuildState, depth = 0
     mentions,
     mention_roles: [],
     mention_channels: [],
-    attachments: message.attachments.map(wireAttachment),
+    attachments: message.attachments.map((attachment) => wireAttachment(attachment, state)),
     embeds: message.embeds,
     components: message.components,
-    reactions: [],
+    reactions: message.botReactions.map((name) => ({
+      count: 1,
+      count_details: { burst: 0, normal: 1 },
+      me: true,
+      me_burst: false,
+      burst_colors: [],
+      emoji: { id: null, name },
+    })),
     pinned: false,
     flags: message.flags,
     ...(message.webhookId === null ? {} : { webhook_id: message.webhookId, application_id: message.webhookId }),
@@ -132,28 +150,40 @@ export function wireMessage(message: MessageRecord, state: GuildState, depth = 0
           },
           referenced_message: referenced && depth === 0 ? wireMessage(referenced, state, depth + 1) : null,
         }),
-    ...(message.interaction === null
-      ? {}
-      : {
-          interaction_metadata: {
-            id: message.interaction.interactionId,
-            type: 2,
-            name: message.interaction.commandName,
-            command_type: 1,
-            user: wireUser(state.findUser(message.interaction.userId) ?? message.author),
-            authorizing_integration_owners: { '0': state.guild.id },
-          },
-          interaction: {
-            id: message.interaction.interactionId,
-            type: 2,
-            name: message.interaction.commandName,
-            user: wireUser(state.findUser(message.interaction.userId) ?? message.author),
-          },
-        }),
+    ...(message.interaction === null ? {} : wireMessageInteraction(message.interaction, message.author, state)),
     // Messages in threads carry their position in the thread.
     ...(state.channel(message.channelId)?.parentId
       ? { position: state.messages(message.channelId).indexOf(message) }
       : {}),
+  };
+}
+
+/**
+ * `interaction_metadata` of a message made through an interaction, and the deprecated
+ * `interaction` that application-command responses still carry.
+ */
+function wireMessageInteraction(meta: InteractionMetadataRecord, author: UserRecord, state: GuildState): Json {
+  const user = wireUser(state.findUser(meta.userId) ?? author);
+  const legacy =
+    meta.commandName === undefined
+      ? {}
+      : { interaction: { id: meta.interactionId, type: meta.type, name: meta.commandName, user } };
+  return { interaction_metadata: wireInteractionMetadata(meta, author, state), ...legacy };
+}
+
+function wireInteractionMetadata(meta: InteractionMetadataRecord, author: UserRecord, state: GuildState): Json {
+  return {
+    id: meta.interactionId,
+    type: meta.type,
+    user: wireUser(state.findUser(meta.userId) ?? author),
+    authorizing_integration_owners: { '0': state.guild.id },
+    ...(meta.commandName === undefined ? {} : { name: meta.commandName, command_type: meta.commandType }),
+    ...(meta.targetMessageId === undefined ? {} : { target_message_id: meta.targetMessageId }),
+    ...(meta.interactedMessageId === undefined ? {} : { interacted_message_id: meta.interactedMessageId }),
+    ...(meta.trigger === undefined
+      ? {}
+      : { triggering_interaction_metadata: wireInteractionMetadata(meta.trigger, author, state) }),
+    ...(meta.originalResponseMessageId == null ? {} : { original_response_message_id: meta.originalResponseMessageId }),
   };
 }
 
@@ -178,6 +208,23 @@ function wireEveryoneRole(guild: GuildRecord): Json {
     mentionable: false,
     flags: 0,
   };
+}
+
+/** The guild as REST's `GET /guilds/{id}` gives it: no members, channels or other gateway-only fields. */
+export function wireGuild(state: GuildState): Json {
+  const {
+    joined_at: _joinedAt,
+    large: _large,
+    unavailable: _unavailable,
+    member_count: _memberCount,
+    members: _members,
+    channels: _channels,
+    threads: _threads,
+    voice_states: _voiceStates,
+    presences: _presences,
+    ...guild
+  } = wireGuildCreate(state);
+  return guild;
 }
 
 /** The full GUILD_CREATE payload: discord.js marks the client ready only once this arrives. */
@@ -259,7 +306,10 @@ export function wireApplication(state: GuildState, applicationId: string, flags:
   };
 }
 
-/** INTERACTION_CREATE for a chat-input command, with what discord.js reads at construction. */
+/**
+ * INTERACTION_CREATE, with what discord.js reads at construction: a command's options, a message
+ * command's resolved target, a component's message, a modal's submitted values.
+ */
 export function wireInteraction(
   interaction: InteractionRecord,
   state: GuildState,
@@ -268,21 +318,69 @@ export function wireInteraction(
   attachmentSizeLimit: number,
 ): Json {
   const channel = state.channel(interaction.channelId);
+  const commandGuild = (commandId: string) =>
+    state.guildCommands.some((command) => command.id === commandId) ? state.guild.id : undefined;
+  const { data } = interaction;
+  // Components and modals carry their message without the message it replies to, as Discord sends it.
+  const shownMessage = (messageId: string | null) => {
+    const message = messageId === null ? undefined : state.message(interaction.channelId, messageId);
+    return message ? { message: { ...wireMessage(message, state, 1), referenced_message: undefined } } : {};
+  };
+  let fields: Json;
+  switch (data.kind) {
+    case 'chat-input':
+      fields = {
+        data: {
+          id: data.commandId,
+          name: data.commandName,
+          type: 1,
+          guild_id: commandGuild(data.commandId),
+          options: Object.entries(data.options).map(([name, value]) => ({
+            name,
+            type: optionTypes.get(name) ?? 3,
+            value,
+          })),
+        },
+      };
+      break;
+    case 'message-command': {
+      const target = state.message(interaction.channelId, data.targetMessageId);
+      fields = {
+        data: {
+          id: data.commandId,
+          name: data.commandName,
+          type: 3,
+          guild_id: commandGuild(data.commandId),
+          target_id: data.targetMessageId,
+          resolved: { messages: target ? { [target.id]: wireMessage(target, state, 1) } : {} },
+        },
+      };
+      break;
+    }
+    case 'component':
+      fields = {
+        data: { custom_id: data.customId, component_type: data.componentType },
+        ...shownMessage(data.messageId),
+      };
+      break;
+    case 'modal-submit': {
+      const opener = state.interaction(data.openedBy);
+      let id = 1;
+      const components = (opener?.modal?.inputs ?? []).map((input) => {
+        const value = { type: 4, id: id + 1, custom_id: input.customId, value: data.values[input.customId] ?? '' };
+        const wrapper = input.inLabel ? { type: 18, id, component: value } : { type: 1, id, components: [value] };
+        id += 2;
+        return wrapper;
+      });
+      fields = { data: { custom_id: data.customId, components }, ...shownMessage(data.messageId) };
+      break;
+    }
+  }
   return {
     id: interaction.id,
     application_id: applicationId,
-    type: 2,
-    data: {
-      id: interaction.commandId,
-      name: interaction.commandName,
-      type: 1,
-      guild_id: state.guildCommands.some((command) => command.id === interaction.commandId) ? state.guild.id : undefined,
-      options: Object.entries(interaction.options).map(([name, value]) => ({
-        name,
-        type: optionTypes.get(name) ?? 3,
-        value,
-      })),
-    },
+    type: interaction.type,
+    ...fields,
     guild_id: state.guild.id,
     guild: { id: state.guild.id, locale: 'en-US', features: [] },
     channel_id: interaction.channelId,
@@ -300,13 +398,16 @@ export function wireInteraction(
   };
 }
 
-/** READY's payload, without the session fields the gateway adds. The guild follows as GUILD_CREATE. */
-export function wireReady(state: GuildState, applicationId: string, applicationFlags: number): Json {
+/**
+ * READY's payload for a session on `shard`, without the session fields the gateway adds. It lists
+ * the guilds of that shard only; each follows as GUILD_CREATE.
+ */
+export function wireReady(state: GuildState, applicationId: string, applicationFlags: number, shard: ShardInfo): Json {
   return {
     v: 10,
     user: { ...wireUser(state.botUser), verified: true, mfa_enabled: false, email: null },
-    guilds: [{ id: state.guild.id, unavailable: true }],
-    shard: [0, 1],
+    guilds: onShard(state.guild.id, shard) ? [{ id: state.guild.id, unavailable: true }] : [],
+    shard: [...shard],
     application: { id: applicationId, flags: applicationFlags },
     user_settings: {},
     private_channels: [],

@@ -9,7 +9,11 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 let slack: SlackFake | undefined;
 let app: App | undefined;
 
-async function setup(bolt: (app: App) => void, options: SlackFakeOptions = {}, processBeforeResponse = false): Promise<SlackFake> {
+async function setup(
+  bolt: (app: App) => void,
+  options: SlackFakeOptions = {},
+  processBeforeResponse = false,
+): Promise<SlackFake> {
   // The fake first: Bolt calls auth.test in its constructor.
   slack = await startSlackFake({ retryDelaysMs: [0, 50, 50], ...options });
   app = await startHttpBolt(slack, bolt, { processBeforeResponse });
@@ -28,6 +32,8 @@ describe('a real Bolt app over HTTP', () => {
     const seen: string[] = [];
     const fake = await setup((bolt) => {
       bolt.message(async ({ message }) => {
+        // The edit below comes back as message_changed, which Slack sends whoever edited; only new posts count here.
+        if (message.subtype === 'message_changed') return;
         seen.push(`message:${'user' in message ? message.user : '?'}`);
       });
       bolt.event('app_mention', async ({ event, say, client }) => {
@@ -41,10 +47,20 @@ describe('a real Bolt app over HTTP', () => {
       ['message', true, 'http'],
       ['app_mention', true, 'http'],
     ]);
-    const reply = await fake.waitFor((ws) => ws.botMessages('UBOT', { threadTs: mention.ts }).find((m) => m.text === 'Here you go.'));
+    const reply = await fake.waitFor((ws) =>
+      ws.botMessages('UBOT', { threadTs: mention.ts }).find((m) => m.text === 'Here you go.'),
+    );
     expect(reply.edits.map((v) => v.text)).toEqual(['thinking…']);
     // The bot's own post is echoed back as a message event, which Bolt's ignoreSelf drops.
-    await fake.waitFor((_) => fake.deliveries.find((d) => d.eventType === 'message' && d.payload.event !== undefined && JSON.stringify(d.payload.event).includes('"bot_id":"BBOT"') && d.acked));
+    await fake.waitFor((_) =>
+      fake.deliveries.find(
+        (d) =>
+          d.eventType === 'message' &&
+          d.payload.event !== undefined &&
+          JSON.stringify(d.payload.event).includes('"bot_id":"BBOT"') &&
+          d.acked,
+      ),
+    );
     expect(seen.sort()).toEqual(['app_mention:U1', 'message:U1']);
   });
 
@@ -56,12 +72,24 @@ describe('a real Bolt app over HTTP', () => {
         await respond({ text: 'done', response_type: 'ephemeral' });
       });
     });
-    const run = await fake.userRunsCommand({ user: 'U1', channel: 'C1', command: '/imagine', text: 'a red fox --ar 16:9' });
+    const run = await fake.userRunsCommand({
+      user: 'U1',
+      channel: 'C1',
+      command: '/imagine',
+      text: 'a red fox --ar 16:9',
+    });
     expect(run.delivery.attempts).toMatchObject([{ retryNum: 0, acked: true, status: 200 }]);
-    expect(run.delivery.payload).toMatchObject({ command: '/imagine', text: 'a red fox --ar 16:9', user_id: 'U1', channel_id: 'C1' });
+    expect(run.delivery.payload).toMatchObject({
+      command: '/imagine',
+      text: 'a red fox --ar 16:9',
+      user_id: 'U1',
+      channel_id: 'C1',
+    });
     expect(run.responseUrl.startsWith(fake.url)).toBe(true);
     expect(run.triggerId).not.toBe('');
-    await fake.waitFor((ws) => ws.ephemerals.find((e) => e.text === 'done' && e.user === 'U1' && e.source === 'response_url'));
+    await fake.waitFor((ws) =>
+      ws.ephemerals.find((e) => e.text === 'done' && e.user === 'U1' && e.source === 'response_url'),
+    );
     expect(fake.workspace.history('C1')[0]?.text).toBe('Imagining "a red fox --ar 16:9"…');
   });
 
@@ -72,7 +100,9 @@ describe('a real Bolt app over HTTP', () => {
       });
     });
     await fake.userRunsCommand({ user: 'U2', channel: 'C1', command: '/imagine', text: 'x --ar 7:3' });
-    expect(fake.workspace.ephemerals).toMatchObject([{ user: 'U2', source: 'command_ack', text: expect.stringContaining('7:3') }]);
+    expect(fake.workspace.ephemerals).toMatchObject([
+      { user: 'U2', source: 'command_ack', text: expect.stringContaining('7:3') },
+    ]);
   });
 
   it('gives the bot user files it can download with its token', async () => {
@@ -80,12 +110,19 @@ describe('a real Bolt app over HTTP', () => {
     const fake = await setup((bolt) => {
       bolt.event('app_mention', async ({ event, context }) => {
         for (const file of event.files ?? []) {
-          const response = await fetch(file.url_private ?? '', { headers: { authorization: `Bearer ${context.botToken}` } });
+          const response = await fetch(file.url_private ?? '', {
+            headers: { authorization: `Bearer ${context.botToken}` },
+          });
           downloads.push(Buffer.from(await response.arrayBuffer()));
         }
       });
     });
-    const posted = await fake.userSays({ user: 'U1', channel: 'C1', text: '<@UBOT> make it blue', files: [{ name: 'photo.png', bytes: PNG }] });
+    const posted = await fake.userSays({
+      user: 'U1',
+      channel: 'C1',
+      text: '<@UBOT> make it blue',
+      files: [{ name: 'photo.png', bytes: PNG }],
+    });
     const mention = posted.deliveries.find((d) => d.eventType === 'app_mention');
     expect(mention?.payload.event).toMatchObject({ files: [{ name: 'photo.png', mimetype: 'image/png', user: 'U1' }] });
     const message = posted.deliveries.find((d) => d.eventType === 'message');
@@ -96,11 +133,14 @@ describe('a real Bolt app over HTTP', () => {
 
   it('has its 401 for a bad signature reported, and retried as Slack does', async () => {
     let handled = 0;
-    const fake = await setup((bolt) => {
-      bolt.event('app_mention', async () => {
-        handled += 1;
-      });
-    }, { events: ['app_mention'] });
+    const fake = await setup(
+      (bolt) => {
+        bolt.event('app_mention', async () => {
+          handled += 1;
+        });
+      },
+      { events: ['app_mention'] },
+    );
     const posted = await fake.userSays({ user: 'U1', channel: 'C1', text: '<@UBOT> hi', signature: 'invalid' });
     const [delivery] = posted.deliveries;
     expect(delivery?.attempts[0]).toMatchObject({ acked: false, status: 401, failure: 'http_error' });
@@ -144,11 +184,14 @@ describe('a real Bolt app over HTTP', () => {
 
   it('redelivers an event with the same event_id on demand, for dedupe tests', async () => {
     const seen: Array<[string, number | undefined]> = [];
-    const fake = await setup((bolt) => {
-      bolt.event('app_mention', async ({ body, context }) => {
-        seen.push([body.event_id, context.retryNum]);
-      });
-    }, { events: ['app_mention'] });
+    const fake = await setup(
+      (bolt) => {
+        bolt.event('app_mention', async ({ body, context }) => {
+          seen.push([body.event_id, context.retryNum]);
+        });
+      },
+      { events: ['app_mention'] },
+    );
     const posted = await fake.userSays({ user: 'U1', channel: 'C1', text: '<@UBOT> once' });
     const eventId = posted.deliveries[0]?.eventId ?? '';
     const again = await fake.redeliver(eventId, { retryNum: 2, retryReason: 'http_timeout' });
@@ -164,7 +207,7 @@ describe('a real Bolt app over HTTP', () => {
     expect((await fake.verifyUrl()).verified).toBe(true);
   });
 
-  it('sends other bots\' messages as bot_message events', async () => {
+  it("sends other bots' messages as bot_message events", async () => {
     const subtypes: Array<string | undefined> = [];
     const fake = await setup((bolt) => {
       bolt.event('message', async ({ event }) => {

@@ -6,7 +6,10 @@ import { VERIFICATION_TOKEN, appMentionEvent, eventCallback, mentions, messageEv
 import { mediaTypeOf } from './media.js';
 import type { ResponseUrls } from './response-urls.js';
 import type { SignatureMode } from './signing.js';
-import type { SlackChannel, SlackMessage, SlackUser } from './workspace.js';
+import type { Interactivity, SlackView } from './interactivity.js';
+import { messageJson } from './render.js';
+import { viewJson } from './methods/views.js';
+import type { FileAccessMode, SlackChannel, SlackMessage, SlackUser } from './workspace.js';
 
 const challengeAnswer = z.object({ challenge: z.string() });
 
@@ -27,6 +30,8 @@ export interface UserFile {
   /** Derived from the bytes and name when omitted, as Slack does. */
   mimetype?: string;
   title?: string;
+  /** How Slack shows the file to the app when not in full (a Slack Connect stub, hidden, deleted, external). */
+  access?: FileAccessMode;
 }
 
 export interface UserSays {
@@ -74,6 +79,80 @@ export interface CommandRun {
   delivery: DeliveryRecord;
 }
 
+export interface UserPresses {
+  user: string;
+  channel: string;
+  /** The message whose button is pressed. */
+  ts: string;
+  /** The button's `action_id` in the message's actions blocks. */
+  actionId: string;
+  /** Press a button the message does not have, with this value (a forged or stale payload). */
+  forgedValue?: string;
+  signature?: SignatureMode;
+}
+
+export interface Press {
+  triggerId: string;
+  delivery: DeliveryRecord;
+}
+
+export interface UserSubmitsView {
+  user: string;
+  viewId: string;
+  /** The first input block's value; or `values` by block_id and action_id. */
+  text?: string;
+  values?: Record<string, Record<string, string>>;
+  signature?: SignatureMode;
+}
+
+export interface ViewSubmission {
+  delivery: DeliveryRecord;
+  /** `response_action: errors` the app answered with, by block_id; the modal then stays open. */
+  errors?: Record<string, string>;
+  /** Whether the modal closed (acknowledged without errors). */
+  closed: boolean;
+}
+
+const buttonElement = z.looseObject({
+  type: z.literal('button'),
+  action_id: z.string(),
+  value: z.string().optional(),
+  text: z.looseObject({ type: z.string(), text: z.string() }),
+});
+const actionsBlock = z.looseObject({
+  type: z.literal('actions'),
+  block_id: z.string().optional(),
+  elements: z.array(z.unknown()),
+});
+const inputBlock = z.looseObject({
+  type: z.literal('input'),
+  block_id: z.string(),
+  element: z.looseObject({ type: z.string(), action_id: z.string() }),
+});
+const submitAnswer = z.looseObject({
+  response_action: z.string().optional(),
+  errors: z.record(z.string(), z.string()).optional(),
+});
+
+/** A button among the message's actions blocks, with the block that holds it. */
+function findButton(message: SlackMessage, actionId: string) {
+  for (const block of message.blocks ?? []) {
+    const actions = actionsBlock.safeParse(block);
+    if (!actions.success) continue;
+    for (const element of actions.data.elements) {
+      const button = buttonElement.safeParse(element);
+      if (button.success && button.data.action_id === actionId) {
+        return { blockId: actions.data.block_id ?? '', button: button.data };
+      }
+    }
+  }
+  return undefined;
+}
+
+function ackPayload(response: unknown): unknown {
+  return typeof response === 'string' ? (response === '' ? undefined : parseJson(response)) : response;
+}
+
 /**
  * The test side of the workspace: people (and other bots) acting, turned into stored messages and
  * the events or commands Slack would deliver to the app.
@@ -85,6 +164,7 @@ export class SlackDriver {
   readonly #subscriptions: ReadonlySet<SubscribedEvent>;
   readonly #echoBotMessages: boolean;
   readonly #logger: Logger;
+  readonly #interactivity: Interactivity;
 
   constructor(deps: {
     env: SlackEnv;
@@ -95,6 +175,7 @@ export class SlackDriver {
     logger: Logger;
   }) {
     this.#env = deps.env;
+    this.#interactivity = deps.env.interactivity;
     this.#delivery = deps.delivery;
     this.#responses = deps.responses;
     this.#subscriptions = new Set(deps.subscriptions);
@@ -155,18 +236,29 @@ export class SlackDriver {
       ...(input.threadTs !== undefined && { threadTs: input.threadTs }),
     });
     const deliveries = this.#subscriptions.has('message')
-      ? [await this.#delivery.deliver({ kind: 'events_api', payload: eventCallback(this.#env, messageEvent(this.#env, message)) })]
+      ? [
+          await this.#delivery.deliver({
+            kind: 'events_api',
+            payload: eventCallback(this.#env, messageEvent(this.#env, message)),
+          }),
+        ]
       : [];
-    return { ts: message.ts, channel: channel.id, fileIds: [], deliveries, ...(input.threadTs !== undefined && { threadTs: input.threadTs }) };
+    return {
+      ts: message.ts,
+      channel: channel.id,
+      fileIds: [],
+      deliveries,
+      ...(input.threadTs !== undefined && { threadTs: input.threadTs }),
+    };
   }
 
   async userRunsCommand(input: UserRunsCommand): Promise<CommandRun> {
-    const { identity, workspace } = this.#env;
+    const { identity } = this.#env;
     this.#delivery.assertReachable();
     const user = this.#ensureUser(input.user);
     const channel = this.#ensureChannel(input.channel);
     const responseUrl = this.#responses.issue(channel.id, user.id);
-    const triggerId = `${Date.now()}.${workspace.nextId('', 8)}.${workspace.nextId('trigger', 12).toLowerCase()}`;
+    const triggerId = this.#newTrigger(user.id);
     const delivery = await this.#delivery.deliver({
       kind: 'slash_commands',
       payload: {
@@ -189,6 +281,129 @@ export class SlackDriver {
     const acked = delivery.attempts.find((a) => a.acked);
     if (acked) this.#responses.applyAck(channel.id, user.id, acked.response);
     return { triggerId, responseUrl, delivery };
+  }
+
+  /**
+   * A user presses a button on a message: Slack sends the app a signed
+   * `block_actions` payload with a fresh `trigger_id` (3 s to open a modal).
+   * The button must be on the message unless `forgedValue` is given.
+   */
+  async userPresses(input: UserPresses): Promise<Press> {
+    const { identity, workspace } = this.#env;
+    this.#delivery.assertReachable();
+    const user = this.#ensureUser(input.user);
+    const channel = this.#ensureChannel(input.channel);
+    const message = workspace.message(channel.id, input.ts);
+    if (!message) throw new Error(`slack fake: no message ${input.ts} in ${input.channel}`);
+    const found = findButton(message, input.actionId);
+    if (found === undefined && input.forgedValue === undefined) {
+      throw new Error(`slack fake: message ${input.ts} has no button ${input.actionId}`);
+    }
+    const triggerId = this.#newTrigger(user.id);
+    const action = {
+      type: 'button',
+      action_id: input.actionId,
+      block_id: found?.blockId ?? 'forged',
+      text: found?.button.text ?? { type: 'plain_text', text: 'Forged', emoji: true },
+      value: input.forgedValue ?? found?.button.value ?? '',
+      action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+    };
+    const delivery = await this.#delivery.deliver({
+      kind: 'interactive',
+      payload: {
+        type: 'block_actions',
+        user: { id: user.id, username: user.name, name: user.name, team_id: identity.teamId },
+        api_app_id: identity.appId,
+        token: VERIFICATION_TOKEN,
+        container: {
+          type: 'message',
+          message_ts: message.ts,
+          channel_id: channel.id,
+          is_ephemeral: false,
+          ...(message.threadTs !== undefined && { thread_ts: message.threadTs }),
+        },
+        trigger_id: triggerId,
+        team: { id: identity.teamId, domain: identity.teamName.toLowerCase().replace(/[^a-z0-9]+/g, '-') },
+        enterprise: null,
+        is_enterprise_install: false,
+        channel: { id: channel.id, name: channel.name },
+        message: messageJson(this.#env.render, message),
+        state: { values: {} },
+        response_url: this.#responses.issue(channel.id, user.id),
+        actions: [action],
+      },
+      ...(input.signature !== undefined && { signature: input.signature }),
+    });
+    return { triggerId, delivery };
+  }
+
+  /**
+   * A user submits an open modal: a signed `view_submission` with the input
+   * values. An answer of `response_action: errors` keeps it open; any other
+   * acknowledgement closes it. Submitting a closed modal again is allowed (a
+   * double click's second request).
+   */
+  async userSubmitsView(input: UserSubmitsView): Promise<ViewSubmission> {
+    const { identity } = this.#env;
+    this.#delivery.assertReachable();
+    const user = this.#ensureUser(input.user);
+    const shown = this.#interactivity.views.get(input.viewId);
+    if (!shown) throw new Error(`slack fake: no view ${input.viewId}`);
+    const values = input.values ?? this.#firstInputValue(shown, input.text ?? '');
+    const state = Object.fromEntries(
+      Object.entries(values).map(([blockId, byAction]) => [
+        blockId,
+        Object.fromEntries(
+          Object.entries(byAction).map(([actionId, value]) => [actionId, { type: 'plain_text_input', value }]),
+        ),
+      ]),
+    );
+    const delivery = await this.#delivery.deliver({
+      kind: 'interactive',
+      payload: {
+        type: 'view_submission',
+        team: { id: identity.teamId, domain: identity.teamName.toLowerCase().replace(/[^a-z0-9]+/g, '-') },
+        user: { id: user.id, username: user.name, name: user.name, team_id: identity.teamId },
+        api_app_id: identity.appId,
+        token: VERIFICATION_TOKEN,
+        trigger_id: this.#newTrigger(user.id),
+        view: { ...viewJson(shown, identity.appId, identity.teamId), state: { values: state } },
+        response_urls: [],
+        is_enterprise_install: false,
+        enterprise: null,
+      },
+      ...(input.signature !== undefined && { signature: input.signature }),
+    });
+    const acked = delivery.attempts.find((attempt) => attempt.acked);
+    const answer = submitAnswer.safeParse(ackPayload(acked?.response));
+    const errors = answer.success && answer.data.response_action === 'errors' ? answer.data.errors : undefined;
+    const closed = acked !== undefined && errors === undefined;
+    if (closed) shown.open = false;
+    this.#env.workspace.changed();
+    return { delivery, closed, ...(errors !== undefined && { errors }) };
+  }
+
+  /** A user (or an admin) deletes a file: messages show a tombstone, files.info answers `file_deleted`. */
+  userDeletesFile(fileId: string): void {
+    const file = this.#env.workspace.files.get(fileId);
+    if (!file) throw new Error(`slack fake: no file ${fileId}`);
+    file.access = 'tombstone';
+    this.#env.workspace.changed();
+  }
+
+  #newTrigger(userId: string): string {
+    const { workspace } = this.#env;
+    const id = `${Date.now()}.${workspace.nextId('', 8)}.${workspace.nextId('trigger', 12).toLowerCase()}`;
+    return this.#interactivity.issue(id, userId).id;
+  }
+
+  #firstInputValue(shown: SlackView, text: string): Record<string, Record<string, string>> {
+    const blocks = z.array(z.unknown()).safeParse(shown.view.blocks);
+    for (const block of blocks.success ? blocks.data : []) {
+      const input = inputBlock.safeParse(block);
+      if (input.success) return { [input.data.block_id]: { [input.data.element.action_id]: text } };
+    }
+    throw new Error(`slack fake: view ${shown.id} has no input block`);
   }
 
   /**
@@ -219,9 +434,13 @@ export class SlackDriver {
     return this.#delivery.deliver({ kind: 'events_api', payload: eventCallback(this.#env, event) });
   }
 
-  /** Delivers an already sent event again with the same `event_id`, as a Slack retry would. */
-  redeliver(eventId: string, info: Partial<AttemptInfo> = {}): Promise<DeliveryRecord> {
-    return this.#delivery.redeliver(eventId, { retryNum: info.retryNum ?? 1, retryReason: info.retryReason ?? 'http_timeout' });
+  /** Delivers an already sent event again with the same `event_id`, as a Slack retry would; `to` picks the replica. */
+  redeliver(eventId: string, info: Partial<AttemptInfo> & { to?: string } = {}): Promise<DeliveryRecord> {
+    return this.#delivery.redeliver(
+      eventId,
+      { retryNum: info.retryNum ?? 1, retryReason: info.retryReason ?? 'http_timeout' },
+      info.to,
+    );
   }
 
   /** Slack's Request URL check: answers whether the app echoed the challenge. */
@@ -245,7 +464,35 @@ export class SlackDriver {
     setImmediate(() => {
       this.#delivery
         .deliver({ kind: 'events_api', payload: eventCallback(this.#env, messageEvent(this.#env, message)) })
-        .catch((error: unknown) => this.#logger.debug({ error: String(error) }, 'slack fake: bot message echo not delivered'));
+        .catch((error: unknown) =>
+          this.#logger.debug({ error: String(error) }, 'slack fake: bot message echo not delivered'),
+        );
+    });
+  }
+
+  /** Called for every edit the bot makes: Slack tells the app with a `message_changed` event. */
+  botEdited(message: SlackMessage, previous: SlackMessage): void {
+    if (!this.#echoBotMessages || !this.#subscriptions.has('message')) return;
+    const { channel_type: channelType, ...current } = messageEvent(this.#env, message);
+    const { channel_type: _type, ...before } = messageEvent(this.#env, previous);
+    const ts = this.#env.workspace.nextTs();
+    const event = {
+      type: 'message',
+      subtype: 'message_changed',
+      hidden: true,
+      channel: message.channel,
+      channel_type: channelType,
+      ts,
+      event_ts: ts,
+      message: current,
+      previous_message: before,
+    };
+    setImmediate(() => {
+      this.#delivery
+        .deliver({ kind: 'events_api', payload: eventCallback(this.#env, event) })
+        .catch((error: unknown) =>
+          this.#logger.debug({ error: String(error) }, 'slack fake: bot edit event not delivered'),
+        );
     });
   }
 
@@ -274,6 +521,7 @@ export class SlackDriver {
       channel: channel.id,
       completed: true,
       ...(threadTs !== undefined && { threadTs }),
+      ...(file.access !== undefined && { access: file.access }),
     });
     return id;
   }

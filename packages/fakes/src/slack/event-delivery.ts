@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
-import type { HttpTransport } from './http-transport.js';
+import type { HttpTransport, Route } from './http-transport.js';
 import type { SignatureMode } from './signing.js';
 import type { SocketModeServer } from './socket-mode.js';
 
-export type DeliveryKind = 'events_api' | 'slash_commands' | 'url_verification';
+export type DeliveryKind = 'events_api' | 'slash_commands' | 'interactive' | 'url_verification';
 
 export interface OutgoingDelivery {
   kind: DeliveryKind;
-  /** The event_callback envelope, the slash command's fields, or the challenge. */
+  /** The event_callback envelope, the slash command's fields, an interactivity payload, or the challenge. */
   payload: Record<string, unknown>;
   /** HTTP only: send a wrong or stale signature on purpose. */
   signature?: SignatureMode;
@@ -29,6 +29,8 @@ export interface AttemptOutcome {
   failure?: FailureReason;
   /** HTTP response text, or the Socket Mode acknowledgement's payload. */
   response?: unknown;
+  /** HTTP: the URL (replica) this attempt went to. */
+  target?: string;
 }
 
 export interface AttemptRecord extends AttemptOutcome, AttemptInfo {
@@ -75,7 +77,12 @@ export class EventDelivery {
   readonly #closing = new AbortController();
   #nextId = 1;
 
-  constructor(deps: { http: HttpTransport; socket: SocketModeServer; retryDelaysMs: readonly number[]; logger: Logger }) {
+  constructor(deps: {
+    http: HttpTransport;
+    socket: SocketModeServer;
+    retryDelaysMs: readonly number[];
+    logger: Logger;
+  }) {
     this.#http = deps.http;
     this.#socket = deps.socket;
     this.#retryDelaysMs = deps.retryDelaysMs;
@@ -95,13 +102,17 @@ export class EventDelivery {
     return record;
   }
 
-  /** Redelivers an event already sent (same `event_id`), as Slack's retries do, once. */
-  async redeliver(eventId: string, info: AttemptInfo): Promise<DeliveryRecord> {
+  /** Redelivers an event already sent (same `event_id`), as Slack's retries do, once; `to` picks the replica. */
+  async redeliver(eventId: string, info: AttemptInfo, to?: string): Promise<DeliveryRecord> {
     const original = this.deliveries.find((d) => d.eventId === eventId);
     if (!original) throw new Error(`slack fake: no delivered event ${eventId}`);
-    const delivery: OutgoingDelivery = { kind: original.kind, payload: original.payload, signature: original.signature };
+    const delivery: OutgoingDelivery = {
+      kind: original.kind,
+      payload: original.payload,
+      signature: original.signature,
+    };
     const record = this.#newRecord(delivery);
-    await this.#attempt(record, delivery, info);
+    await this.#attempt(record, delivery, info, { to });
     record.settled = Promise.resolve();
     return record;
   }
@@ -112,7 +123,7 @@ export class EventDelivery {
 
   /** Throws when there is no bot to deliver to, so drivers fail before changing any state. */
   assertReachable(): void {
-    if (!this.#socket.connected && this.#http.target === undefined) {
+    if (!this.#socket.connected && this.#http.targets.length === 0) {
       throw new Error('slack fake: nowhere to deliver to; call deliverTo(url) or connect a Socket Mode app first');
     }
   }
@@ -135,21 +146,40 @@ export class EventDelivery {
     return record;
   }
 
-  async #attempt(record: DeliveryRecord, delivery: OutgoingDelivery, info: AttemptInfo): Promise<AttemptOutcome> {
-    const transport = record.via === 'socket' ? this.#socket : this.#http;
+  async #attempt(
+    record: DeliveryRecord,
+    delivery: OutgoingDelivery,
+    info: AttemptInfo,
+    route: Route = {},
+  ): Promise<AttemptOutcome> {
     const atMs = Date.now();
-    const outcome = await transport.send(delivery, info, this.#closing.signal);
+    const outcome =
+      record.via === 'socket'
+        ? await this.#socket.send(delivery, info, this.#closing.signal)
+        : await this.#http.send(delivery, info, this.#closing.signal, route);
     record.attempts.push({ ...info, ...outcome, atMs });
     if (outcome.acked) record.acked = true;
-    this.#logger.debug({ id: record.id, kind: record.kind, via: record.via, ...info, ...outcome }, 'slack fake: delivery attempt');
+    this.#logger.debug(
+      { id: record.id, kind: record.kind, via: record.via, ...info, ...outcome },
+      'slack fake: delivery attempt',
+    );
     return outcome;
   }
 
-  async #retry(record: DeliveryRecord, delivery: OutgoingDelivery, firstFailure: FailureReason | undefined): Promise<void> {
+  async #retry(
+    record: DeliveryRecord,
+    delivery: OutgoingDelivery,
+    firstFailure: FailureReason | undefined,
+  ): Promise<void> {
     let reason = firstFailure;
     for (const [index, delayMs] of this.#retryDelaysMs.entries()) {
       if (!(await this.#sleep(delayMs))) return;
-      const outcome = await this.#attempt(record, delivery, { retryNum: index + 1, ...(reason !== undefined && { retryReason: reason }) });
+      const outcome = await this.#attempt(
+        record,
+        delivery,
+        { retryNum: index + 1, ...(reason !== undefined && { retryReason: reason }) },
+        { avoid: record.attempts.at(-1)?.target },
+      );
       if (outcome.acked || this.#closing.signal.aborted) return;
       reason = outcome.failure;
     }

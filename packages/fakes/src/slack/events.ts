@@ -24,7 +24,13 @@ export function eventCallback(env: SlackEnv, event: Record<string, unknown>): Re
     event_id: env.workspace.nextId('Ev', 10),
     event_time: Math.floor(Date.now() / 1000),
     authorizations: [
-      { enterprise_id: null, team_id: identity.teamId, user_id: identity.botUserId, is_bot: true, is_enterprise_install: false },
+      {
+        enterprise_id: null,
+        team_id: identity.teamId,
+        user_id: identity.botUserId,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
     ],
     is_ext_shared_channel: false,
     event_context: `4-${Buffer.from(`${identity.teamId}:${event.channel ?? ''}`).toString('base64url')}`,
@@ -33,10 +39,18 @@ export function eventCallback(env: SlackEnv, event: Record<string, unknown>): Re
 
 /** The `message` event for a stored message (`message.channels` / `message.im` subscriptions). */
 export function messageEvent(env: SlackEnv, message: SlackMessage): Record<string, unknown> {
-  const { reply_count: _c, reply_users: _u, reply_users_count: _n, latest_reply: _l, ...json } = messageJson(env.render, message);
+  const {
+    reply_count: _c,
+    reply_users: _u,
+    reply_users_count: _n,
+    latest_reply: _l,
+    ...json
+  } = messageJson(env.render, message);
   return {
     ...json,
-    ...(message.fileIds.length > 0 && message.subtype === undefined && message.botId === undefined && { subtype: 'file_share' }),
+    ...(message.fileIds.length > 0 &&
+      message.subtype === undefined &&
+      message.botId === undefined && { subtype: 'file_share' }),
     channel: message.channel,
     channel_type: channelType(env.workspace.channels.get(message.channel)),
     event_ts: message.ts,

@@ -2,7 +2,10 @@ import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSlackFake, type SlackFake } from './server.js';
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('fake image body')]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('fake image body'),
+]);
 
 let slack: SlackFake;
 let client: InstanceType<typeof webApi.WebClient>;
@@ -30,7 +33,8 @@ describe('switchable file host failures, with the real @slack/web-api client', (
   it('answers url_private with the switched-on status until switched off', async () => {
     await client.files.uploadV2({ channel_id: 'C1', file: PNG, filename: 'cat.png' });
     const info = await client.files.info({ file: [...slack.workspace.files.keys()][0] ?? '' });
-    const fetchFile = () => fetch(info.file?.url_private ?? '', { headers: { authorization: `Bearer ${slack.identity.botToken}` } });
+    const fetchFile = () =>
+      fetch(info.file?.url_private ?? '', { headers: { authorization: `Bearer ${slack.identity.botToken}` } });
     const off = slack.failDownloads({ status: 403 });
     expect((await fetchFile()).status).toBe(403);
     expect((await fetchFile()).status).toBe(403);

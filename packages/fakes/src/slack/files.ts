@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { mediaTypeOf } from './media.js';
-import { TransferFaults } from '../transfer-faults.js';
+import { TransferFaults, type RedirectFault } from '../transfer-faults.js';
 import type { TransferFault } from './transfer-faults.js';
 import type { SlackWorkspace } from './workspace.js';
 
@@ -30,6 +30,8 @@ export class FileTransfers {
   readonly uploadFaults = new TransferFaults<TransferFault>();
   /** Switched on by tests: authorized `url_private` downloads answering an error status. */
   readonly downloadFaults = new TransferFaults<TransferFault>();
+  /** Switched on by tests: authorized `url_private` downloads answering a redirect. */
+  readonly downloadRedirects = new TransferFaults<RedirectFault>();
   /** Upload URL secret -> file ID. */
   readonly #uploads = new Map<string, string>();
 
@@ -57,15 +59,22 @@ export class FileTransfers {
       return new Response(`Upload failed (${failed})`, { status: failed, headers: { 'content-type': 'text/plain' } });
     }
     const bytes = await this.#readUpload(request);
-    if (bytes === undefined) return new Response('Bad Request: no file data', { status: 400, headers: { 'content-type': 'text/plain' } });
+    if (bytes === undefined)
+      return new Response('Bad Request: no file data', { status: 400, headers: { 'content-type': 'text/plain' } });
     this.#uploads.delete(secret);
     file.bytes = bytes;
     Object.assign(file, mediaTypeOf(file.name, bytes));
     if (bytes.length !== file.declaredLength) {
-      this.#logger.warn({ fileId: file.id, declared: file.declaredLength, received: bytes.length }, 'slack fake: upload length differs from files.getUploadURLExternal length');
+      this.#logger.warn(
+        { fileId: file.id, declared: file.declaredLength, received: bytes.length },
+        'slack fake: upload length differs from files.getUploadURLExternal length',
+      );
     }
     this.#workspace.changed();
-    return new Response(`OK - ${bytes.length}`, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    return new Response(`OK - ${bytes.length}`, {
+      status: 200,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+    });
   }
 
   async #readUpload(request: Request): Promise<Buffer | undefined> {
@@ -81,6 +90,8 @@ export class FileTransfers {
   handleDownload(teamFile: string, request: Request): Response {
     const authorization = request.headers.get('authorization') ?? '';
     if (authorization !== `Bearer ${this.#botToken}`) return html(LOGIN_PAGE, 200);
+    const redirect = this.downloadRedirects.take();
+    if (redirect !== undefined) return new Response(null, { status: 302, headers: { location: redirect.location } });
     const failed = this.downloadFaults.take()?.status;
     if (failed !== undefined) return html(`<!DOCTYPE html><html><body>Error ${failed}</body></html>`, failed);
     const prefix = `${this.#workspace.teamId}-`;

@@ -3,8 +3,12 @@ import type { Logger } from 'pino';
 import type { AttemptInfo, AttemptOutcome, OutgoingDelivery } from './event-delivery.js';
 import { signatureHeaders } from './signing.js';
 
-/** Events and challenges go as JSON, slash commands form-encoded, as Slack posts them. */
+/** Events and challenges go as JSON, slash commands form-encoded, interactivity as a form's `payload` JSON, as Slack posts them. */
 function encode(delivery: OutgoingDelivery): { body: string; contentType: string } {
+  if (delivery.kind === 'interactive') {
+    const form = new URLSearchParams({ payload: JSON.stringify(delivery.payload) });
+    return { body: form.toString(), contentType: 'application/x-www-form-urlencoded' };
+  }
   if (delivery.kind === 'slash_commands') {
     const form = new URLSearchParams();
     for (const [key, value] of Object.entries(delivery.payload)) form.set(key, String(value));
@@ -35,7 +39,9 @@ function post(
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       response.on('error', (error) => resolve(timeout.aborted ? 'timeout' : error));
     });
     request.on('error', (error) => resolve(timeout.aborted ? 'timeout' : error));
@@ -43,9 +49,19 @@ function post(
   });
 }
 
-/** Signed POSTs to the bot's Request URL (e.g. `http://127.0.0.1:PORT/slack/events`). */
+/** Which replica an attempt goes to: `to` when chosen, else the next in turn other than `avoid`. */
+export interface Route {
+  to?: string | undefined;
+  avoid?: string | undefined;
+}
+
+/**
+ * Signed POSTs to the bot's Request URL (e.g. `http://127.0.0.1:PORT/slack/events`), or to several
+ * replicas of it in turn, as a load balancer in front of them would spread Slack's requests.
+ */
 export class HttpTransport {
-  target: string | undefined;
+  #targets: readonly string[] = [];
+  #next = 0;
   readonly #signingSecret: string;
   readonly #ackTimeoutMs: number;
   readonly #logger: Logger;
@@ -56,9 +72,41 @@ export class HttpTransport {
     this.#logger = deps.logger;
   }
 
-  async send(delivery: OutgoingDelivery, attempt: AttemptInfo, closing: AbortSignal): Promise<AttemptOutcome> {
-    const target = this.target;
+  get targets(): readonly string[] {
+    return this.#targets;
+  }
+
+  set targets(urls: readonly string[]) {
+    this.#targets = [...urls];
+    this.#next = 0;
+  }
+
+  async send(
+    delivery: OutgoingDelivery,
+    attempt: AttemptInfo,
+    closing: AbortSignal,
+    route: Route = {},
+  ): Promise<AttemptOutcome> {
+    const target = this.#pick(route);
     if (target === undefined) return { acked: false, failure: 'connection_failed' };
+    return { ...(await this.#post(target, delivery, attempt, closing)), target };
+  }
+
+  #pick(route: Route): string | undefined {
+    if (route.to !== undefined) return route.to;
+    const targets = this.#targets;
+    const turn = (): string | undefined => targets[this.#next++ % targets.length];
+    const target = turn();
+    // A retry goes to another replica when there is one, as Slack's retry reaches whichever the balancer picks.
+    return target === route.avoid && targets.length > 1 ? turn() : target;
+  }
+
+  async #post(
+    target: string,
+    delivery: OutgoingDelivery,
+    attempt: AttemptInfo,
+    closing: AbortSignal,
+  ): Promise<AttemptOutcome> {
     const { body, contentType } = encode(delivery);
     const headers: Record<string, string> = {
       'content-type': contentType,

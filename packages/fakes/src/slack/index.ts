@@ -4,12 +4,17 @@ export type {
   BotSays as SlackBotSays,
   CommandRun as SlackCommandRun,
   PostedMessage as SlackPostedMessage,
+  Press as SlackPress,
+  UserPresses as SlackUserPresses,
+  UserSubmitsView as SlackUserSubmitsView,
+  ViewSubmission as SlackViewSubmission,
   SubscribedEvent as SlackSubscribedEvent,
   UserFile as SlackUserFile,
   UserRunsCommand as SlackUserRunsCommand,
   UserSays as SlackUserSays,
 } from './driver.js';
 export type { SlackIdentity } from './env.js';
+export type { SlackView } from './interactivity.js';
 export type {
   AttemptRecord as SlackAttemptRecord,
   DeliveryKind as SlackDeliveryKind,
@@ -23,6 +28,7 @@ export type { Probe as SlackProbe, WaitOptions as SlackWaitOptions } from './wai
 export type { ApiCall as SlackApiCall } from './web-api.js';
 export type {
   AssistantStatus as SlackAssistantStatus,
+  FileAccessMode as SlackFileAccessMode,
   EphemeralMessage as SlackEphemeralMessage,
   MessageVersion as SlackMessageVersion,
   SlackChannel,

@@ -19,10 +19,12 @@ const BY_EXTENSION: Record<string, MediaType> = {
 const BINARY: MediaType = { mimetype: 'application/octet-stream', filetype: 'binary' };
 
 function sniff(bytes: Buffer): MediaType | undefined {
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return BY_EXTENSION.png;
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return BY_EXTENSION.png;
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return BY_EXTENSION.jpg;
   if (bytes.subarray(0, 4).toString('latin1') === 'GIF8') return BY_EXTENSION.gif;
-  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return BY_EXTENSION.webp;
+  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP')
+    return BY_EXTENSION.webp;
   return undefined;
 }
 

@@ -50,7 +50,10 @@ export function json<T extends z.ZodType>(schema: T) {
   return z.preprocess(parseJsonString, schema);
 }
 
-export const flag = z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean());
+export const flag = z.preprocess(
+  (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v),
+  z.boolean(),
+);
 
 export const int = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number().int());
 
@@ -58,7 +61,9 @@ export const int = z.preprocess((v) => (typeof v === 'string' && v.trim() !== ''
 export function parseArgs<T extends z.ZodType>(schema: T, fields: Record<string, unknown>): z.output<T> {
   const result = schema.safeParse(fields);
   if (!result.success) {
-    const messages = result.error.issues.map((issue) => `[ERROR] ${issue.message} [json-pointer:/${issue.path.join('/')}]`);
+    const messages = result.error.issues.map(
+      (issue) => `[ERROR] ${issue.message} [json-pointer:/${issue.path.join('/')}]`,
+    );
     throw new SlackApiError('invalid_arguments', { response_metadata: { messages } });
   }
   return result.data;

@@ -6,6 +6,8 @@ export interface RateLimitRule {
   method: string;
   /** Calls allowed in any sliding one-second window (per channel with `scope: 'channel'`). */
   perSecond?: number;
+  /** Calls allowed in any sliding one-minute window, as Slack's 2025 limit on conversations.replies. */
+  perMinute?: number;
   /** Refuse the next N calls outright, whatever their rate: a deterministic way to provoke 429s. */
   failNext?: number;
   scope?: 'channel' | 'workspace';
@@ -27,7 +29,8 @@ interface ActiveRule {
   windows: Map<string, number[]>;
 }
 
-const WINDOW_MS = 1000;
+const SECOND_MS = 1000;
+const MINUTE_MS = 60_000;
 
 export class RateLimits {
   readonly hits: RateLimitHit[] = [];
@@ -65,13 +68,15 @@ export class RateLimits {
       active.remainingFailures -= 1;
       return rule.retryAfterSeconds ?? 1;
     }
-    if (rule.perSecond === undefined) return undefined;
+    const allowed = rule.perSecond ?? rule.perMinute;
+    if (allowed === undefined) return undefined;
+    const windowMs = rule.perSecond === undefined ? MINUTE_MS : SECOND_MS;
     const key = rule.scope === 'channel' ? (channel ?? '') : '';
-    const recent = (active.windows.get(key) ?? []).filter((t) => nowMs - t < WINDOW_MS);
-    if (recent.length >= rule.perSecond) {
+    const recent = (active.windows.get(key) ?? []).filter((t) => nowMs - t < windowMs);
+    if (recent.length >= allowed) {
       active.windows.set(key, recent);
       const oldest = recent[0] ?? nowMs;
-      return rule.retryAfterSeconds ?? Math.max(1, Math.ceil((oldest + WINDOW_MS - nowMs) / 1000));
+      return rule.retryAfterSeconds ?? Math.max(1, Math.ceil((oldest + windowMs - nowMs) / 1000));
     }
     recent.push(nowMs);
     active.windows.set(key, recent);

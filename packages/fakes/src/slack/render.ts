@@ -14,7 +14,36 @@ export function fileUrls(ctx: RenderContext, file: SlackFile): { urlPrivate: str
   return { urlPrivate: `${root}/${name}`, urlPrivateDownload: `${root}/download/${name}` };
 }
 
+/**
+ * A file as messages and events show it: in full, or for the access modes
+ * Slack hides something of, what Slack sends instead (shapes as recorded from
+ * Slack: the Slack Connect stub, `hidden_by_limit`, `tombstone`, external).
+ */
+export function fileOnMessageJson(ctx: RenderContext, file: SlackFile): Record<string, unknown> {
+  switch (file.access) {
+    case 'check_file_info':
+      return { id: file.id, mode: 'file_access', file_access: 'check_file_info', created: 0, timestamp: 0, user: '' };
+    case 'hidden_by_limit':
+      return { id: file.id, mode: 'hidden_by_limit' };
+    case 'tombstone':
+      return { id: file.id, mode: 'tombstone' };
+    default:
+      return fileJson(ctx, file);
+  }
+}
+
+/** A file in full, as files.info and upload answers show it. */
 export function fileJson(ctx: RenderContext, file: SlackFile): Record<string, unknown> {
+  if (file.access === 'external') {
+    return {
+      ...fileJson(ctx, { ...file, access: undefined }),
+      mode: 'external',
+      is_external: true,
+      external_type: 'gdrive',
+      url_private: `https://docs.google.com/file/d/${file.id}`,
+      url_private_download: `https://docs.google.com/file/d/${file.id}/download`,
+    };
+  }
   const { urlPrivate, urlPrivateDownload } = fileUrls(ctx, file);
   return {
     id: file.id,
@@ -45,6 +74,25 @@ export function fileJson(ctx: RenderContext, file: SlackFile): Record<string, un
     ims: file.channel?.startsWith('D') ? [file.channel] : [],
     has_rich_preview: false,
     file_access: 'visible',
+    shares: sharesOf(ctx, file),
+  };
+}
+
+/** Where a file was shared: the message that carries it, by channel, as files.info shows it. */
+function sharesOf(ctx: RenderContext, file: SlackFile): Record<string, unknown> {
+  if (file.channel === undefined || file.messageTs === undefined) return {};
+  const channel = ctx.workspace.channels.get(file.channel);
+  const share = {
+    ts: file.messageTs,
+    channel_name: channel?.name ?? '',
+    team_id: ctx.workspace.teamId,
+    share_user_id: file.user,
+    reply_users_count: 0,
+    reply_count: 0,
+    ...(file.threadTs !== undefined && { thread_ts: file.threadTs }),
+  };
+  return {
+    [channel?.isPrivate === true || channel?.isIm === true ? 'private' : 'public']: { [file.channel]: [share] },
   };
 }
 
@@ -66,7 +114,7 @@ export function messageJson(ctx: RenderContext, message: SlackMessage): Record<s
   const files = message.fileIds
     .map((id) => workspace.files.get(id))
     .filter((file): file is SlackFile => file !== undefined)
-    .map((file) => fileJson(ctx, file));
+    .map((file) => fileOnMessageJson(ctx, file));
   const json: Record<string, unknown> = {
     type: 'message',
     ts: message.ts,
@@ -75,10 +123,11 @@ export function messageJson(ctx: RenderContext, message: SlackMessage): Record<s
     ...(message.subtype !== undefined && { subtype: message.subtype }),
     ...(message.user !== undefined && { user: message.user }),
     ...(message.botId !== undefined && { bot_id: message.botId }),
-    ...(message.botId !== undefined && message.subtype !== 'bot_message' && {
-      app_id: ctx.appId,
-      bot_profile: botProfile(ctx, author, message.botId),
-    }),
+    ...(message.botId !== undefined &&
+      message.subtype !== 'bot_message' && {
+        app_id: ctx.appId,
+        bot_profile: botProfile(ctx, author, message.botId),
+      }),
     ...(message.username !== undefined && { username: message.username }),
     ...(message.blocks !== undefined && { blocks: message.blocks }),
     ...(files.length > 0 && { files, upload: false }),
@@ -130,7 +179,14 @@ export function userJson(ctx: RenderContext, user: SlackUser): Record<string, un
 
 export function channelJson(channel: SlackChannel): Record<string, unknown> {
   if (channel.isIm) {
-    return { id: channel.id, created: channel.created, is_im: true, is_org_shared: false, user: channel.imUser, is_user_deleted: false };
+    return {
+      id: channel.id,
+      created: channel.created,
+      is_im: true,
+      is_org_shared: false,
+      user: channel.imUser,
+      is_user_deleted: false,
+    };
   }
   return {
     id: channel.id,

@@ -3,16 +3,30 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { pino, type Logger } from 'pino';
-import { SlackDriver, type BotSays, type CommandRun, type PostedMessage, type SubscribedEvent, type UserRunsCommand, type UserSays } from './driver.js';
+import {
+  SlackDriver,
+  type BotSays,
+  type CommandRun,
+  type PostedMessage,
+  type Press,
+  type UserPresses,
+  type UserSubmitsView,
+  type ViewSubmission,
+  type SubscribedEvent,
+  type UserRunsCommand,
+  type UserSays,
+} from './driver.js';
 import type { SlackEnv, SlackIdentity } from './env.js';
-import { EventDelivery, type AttemptInfo, type DeliveryRecord } from './event-delivery.js';
+import { EventDelivery, type AttemptInfo, type DeliveryKind, type DeliveryRecord } from './event-delivery.js';
 import { FileTransfers } from './files.js';
 import { HttpTransport } from './http-transport.js';
+import { Interactivity, type SlackView } from './interactivity.js';
 import { SlackIds } from './ids.js';
 import { RateLimits, type RateLimitHit, type RateLimitRule } from './rate-limits.js';
 import { ResponseUrls } from './response-urls.js';
 import { SocketModeServer } from './socket-mode.js';
 import type { TransferFault } from './transfer-faults.js';
+import type { RedirectFault } from '../transfer-faults.js';
 import { waitFor, type Probe, type WaitOptions } from './wait-for.js';
 import { handleApiCall, type ApiCall } from './web-api.js';
 import { SlackWorkspace, type SlackChannel, type SlackUser } from './workspace.js';
@@ -40,12 +54,18 @@ export interface SlackFakeOptions {
   socketPingIntervalMs?: number;
   /** Event subscriptions of the app (default both). */
   events?: readonly SubscribedEvent[];
-  /** Deliver the bot's own posts back to it as `message` events, as Slack does (default true). */
+  /** Deliver the bot's own posts and edits back to it as `message` events, as Slack does (default true). */
   echoBotMessages?: boolean;
+  /** Start with Slack's 2025 limits for apps outside the Marketplace (see `limitAsNonMarketplaceApp`). */
+  nonMarketplaceApp?: boolean;
   logger?: Logger;
 }
 
 const DEFAULT_RETRY_DELAYS_MS = [0, 60_000, 5 * 60_000];
+/** conversations.replies and .history for Marketplace and internal apps: Tier 3, pages up to 1,000. */
+const MARKETPLACE_PAGING = { defaultLimit: 100, maxLimit: 1000 };
+/** Since May 2025, for apps distributed outside the Marketplace: 15 messages a page, at most. */
+const NON_MARKETPLACE_PAGING = { defaultLimit: 15, maxLimit: 15 };
 
 /**
  * A Slack workspace on loopback that the real @slack/bolt and @slack/web-api talk to: the Web API
@@ -68,6 +88,7 @@ export class SlackFake {
   readonly #rateLimits: RateLimits;
   readonly #driver: SlackDriver;
   readonly #files: FileTransfers;
+  readonly #env: SlackEnv;
 
   private constructor(parts: {
     url: string;
@@ -81,6 +102,7 @@ export class SlackFake {
     driver: SlackDriver;
     files: FileTransfers;
     calls: ApiCall[];
+    env: SlackEnv;
   }) {
     this.url = parts.url;
     this.apiUrl = `${parts.url}api/`;
@@ -94,6 +116,7 @@ export class SlackFake {
     this.#rateLimits = parts.rateLimits;
     this.#driver = parts.driver;
     this.#files = parts.files;
+    this.#env = parts.env;
   }
 
   static async start(options: SlackFakeOptions = {}): Promise<SlackFake> {
@@ -120,20 +143,34 @@ export class SlackFake {
 
     const ackTimeoutMs = options.ackTimeoutMs ?? 3000;
     const http = new HttpTransport({ signingSecret: identity.signingSecret, ackTimeoutMs, logger });
-    const socket = new SocketModeServer({ appId: identity.appId, ackTimeoutMs, pingIntervalMs: options.socketPingIntervalMs ?? 10_000, logger });
-    const delivery = new EventDelivery({ http, socket, retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS, logger });
+    const socket = new SocketModeServer({
+      appId: identity.appId,
+      ackTimeoutMs,
+      pingIntervalMs: options.socketPingIntervalMs ?? 10_000,
+      logger,
+    });
+    const delivery = new EventDelivery({
+      http,
+      socket,
+      retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+      logger,
+    });
     const files = new FileTransfers({ workspace, baseUrl: url, botToken: identity.botToken, logger });
     const rateLimits = new RateLimits();
     const calls: ApiCall[] = [];
 
     // The driver and the API handlers need each other (bot posts are echoed as events): bind late.
     let driver: SlackDriver | undefined;
+    const interactivity = new Interactivity();
     const env: SlackEnv = {
       identity,
       workspace,
+      interactivity,
+      historyPaging: { ...MARKETPLACE_PAGING },
       render: { workspace, baseUrl: url, appId: identity.appId },
       openSocketUrl: () => socket.openUrl(`ws://127.0.0.1:${port}`),
       botPosted: (message) => driver?.botPosted(message),
+      botEdited: (message, previous) => driver?.botEdited(message, previous),
       uploadUrl: (fileId) => files.uploadUrl(fileId),
     };
     const responses = new ResponseUrls(env);
@@ -151,14 +188,31 @@ export class SlackFake {
     app.post('/upload/v1/:secret', (c) => files.handleUpload(c.req.param('secret'), c.req.raw));
     app.get('/files-pri/:teamFile/download/:name', (c) => files.handleDownload(c.req.param('teamFile'), c.req.raw));
     app.get('/files-pri/:teamFile/:name', (c) => files.handleDownload(c.req.param('teamFile'), c.req.raw));
-    app.post('/commands/:team/:id/:secret', (c) => responses.handle(`${c.req.param('id')}/${c.req.param('secret')}`, c.req.raw));
+    app.post('/commands/:team/:id/:secret', (c) =>
+      responses.handle(`${c.req.param('id')}/${c.req.param('secret')}`, c.req.raw),
+    );
     // Global objects stay untouched: the process also runs Bolt and undici.
     server.on('request', getRequestListener(app.fetch, { overrideGlobalObjects: false }));
     server.on('upgrade', (request, stream, head) => {
       if (!socket.handleUpgrade(request, stream, head)) stream.destroy();
     });
 
-    return new SlackFake({ url, identity, workspace, server, http, socket, delivery, rateLimits, driver, files, calls });
+    const fake = new SlackFake({
+      url,
+      identity,
+      workspace,
+      server,
+      http,
+      socket,
+      delivery,
+      rateLimits,
+      driver,
+      files,
+      calls,
+      env,
+    });
+    if (options.nonMarketplaceApp === true) fake.limitAsNonMarketplaceApp();
+    return fake;
   }
 
   /** Every event, command and challenge sent to the bot, with each attempt's outcome. */
@@ -176,9 +230,12 @@ export class SlackFake {
     return this.#socket.connected;
   }
 
-  /** The bot's Request URL for events and commands, e.g. `http://127.0.0.1:PORT/slack/events`. */
-  deliverTo(url: string): void {
-    this.#http.target = url;
+  /**
+   * The bot's Request URL for events and commands, e.g. `http://127.0.0.1:PORT/slack/events`; with
+   * several (replicas), deliveries go to each in turn and a retry goes to another than the last attempt.
+   */
+  deliverTo(urls: string | readonly string[]): void {
+    this.#http.targets = typeof urls === 'string' ? [urls] : urls;
   }
 
   userSays(input: UserSays): Promise<PostedMessage> {
@@ -193,13 +250,54 @@ export class SlackFake {
     return this.#driver.userRunsCommand(input);
   }
 
+  /** A user presses a button on a message: a signed `block_actions` delivery with a fresh trigger_id. */
+  userPresses(input: UserPresses): Promise<Press> {
+    return this.#driver.userPresses(input);
+  }
+
+  /** A user submits an open modal: a signed `view_submission`; `errors` when the app kept it open. */
+  userSubmitsView(input: UserSubmitsView): Promise<ViewSubmission> {
+    return this.#driver.userSubmitsView(input);
+  }
+
+  /** A file is deleted: files.info answers `file_deleted` from now on. */
+  userDeletesFile(fileId: string): void {
+    this.#driver.userDeletesFile(fileId);
+  }
+
+  /** Modals the app opened (with `views.open`), oldest first. */
+  get views(): readonly SlackView[] {
+    return [...this.#env.interactivity.views.values()];
+  }
+
+  /**
+   * Makes every trigger count as expired (`views.open` answers
+   * `expired_trigger_id`), as when the app takes longer than 3 s to open a
+   * modal; call the result to switch it off.
+   */
+  expireTriggers(): () => void {
+    this.#env.interactivity.expireAll = true;
+    return () => {
+      this.#env.interactivity.expireAll = false;
+    };
+  }
+
   /** A user deletes a message; the app gets `message_deleted` when subscribed to `message`. */
   userDeletes(input: { channel: string; ts: string }): Promise<DeliveryRecord | undefined> {
     return this.#driver.userDeletes(input);
   }
 
-  /** Sends an event again with its original `event_id` (default retry 1, `http_timeout`). */
-  redeliver(eventId: string, info?: Partial<AttemptInfo>): Promise<DeliveryRecord> {
+  /**
+   * Sends a payload recorded from Slack (an event_callback, a slash command's
+   * fields, a url_verification) to the bot exactly as given, signed like any
+   * delivery; its IDs are the caller's to match to this workspace.
+   */
+  replay(kind: DeliveryKind, payload: Record<string, unknown>): Promise<DeliveryRecord> {
+    return this.#delivery.deliver({ kind, payload });
+  }
+
+  /** Sends an event again with its original `event_id` (default retry 1, `http_timeout`), to replica `to` if given. */
+  redeliver(eventId: string, info?: Partial<AttemptInfo> & { to?: string }): Promise<DeliveryRecord> {
     return this.#driver.redeliver(eventId, info);
   }
 
@@ -216,6 +314,23 @@ export class SlackFake {
     this.#rateLimits.clear();
   }
 
+  /**
+   * Slack's limits since May 2025 for apps distributed outside the Marketplace:
+   * conversations.replies and conversations.history answer one call a minute
+   * (429 with Retry-After past it) and at most 15 messages a page. The result
+   * switches back to the limits Marketplace and internal apps keep.
+   */
+  limitAsNonMarketplaceApp(): () => void {
+    const offs = ['conversations.replies', 'conversations.history'].map((method) =>
+      this.#rateLimits.add({ method, perMinute: 1 }),
+    );
+    this.#env.historyPaging = { ...NON_MARKETPLACE_PAGING };
+    return () => {
+      for (const off of offs) off();
+      this.#env.historyPaging = { ...MARKETPLACE_PAGING };
+    };
+  }
+
   /** Makes upload URLs answer `fault.status` instead of taking the bytes; call the result to switch it off. */
   failUploads(fault: TransferFault): () => void {
     return this.#files.uploadFaults.add(fault);
@@ -224,6 +339,11 @@ export class SlackFake {
   /** Makes `url_private` downloads (with a valid token) answer `fault.status`; call the result to switch it off. */
   failDownloads(fault: TransferFault): () => void {
     return this.#files.downloadFaults.add(fault);
+  }
+
+  /** Makes `url_private` downloads (with a valid token) answer a redirect to `fault.location`; call the result to switch it off. */
+  redirectDownloads(fault: RedirectFault): () => void {
+    return this.#files.downloadRedirects.add(fault);
   }
 
   /** Sends Socket Mode clients a `disconnect` message; they reconnect through apps.connections.open. */

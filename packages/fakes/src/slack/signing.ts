@@ -10,7 +10,12 @@ export function slackSignature(secret: string, timestamp: number, body: string):
   return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
 }
 
-export function signatureHeaders(secret: string, body: string, mode: SignatureMode = 'valid', nowMs = Date.now()): Record<string, string> {
+export function signatureHeaders(
+  secret: string,
+  body: string,
+  mode: SignatureMode = 'valid',
+  nowMs = Date.now(),
+): Record<string, string> {
   const now = Math.floor(nowMs / 1000);
   const timestamp = mode === 'stale' ? now - STALE_SECONDS : now;
   const key = mode === 'invalid' ? `${secret}-not` : secret;

@@ -46,7 +46,10 @@ describe('a real Bolt app in Socket Mode', () => {
     const fake = slack;
     app = await startSocketBolt(fake, () => {});
     fake.requestSocketReconnect('refresh_requested');
-    await fake.waitFor(() => fake.calls.filter((c) => c.method === 'apps.connections.open').length === 2 && fake.socketConnected, 10_000);
+    await fake.waitFor(
+      () => fake.calls.filter((c) => c.method === 'apps.connections.open').length === 2 && fake.socketConnected,
+      10_000,
+    );
     const posted = await fake.userSays({ user: 'U1', channel: 'C1', text: 'still there?' });
     expect(posted.deliveries[0]).toMatchObject({ via: 'socket', acked: true });
   }, 15_000);

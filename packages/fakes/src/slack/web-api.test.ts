@@ -4,7 +4,10 @@ import { startSlackFake, type SlackFake } from './server.js';
 
 const { WebClient, WebClientEvent } = webApi;
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('fake image body')]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('fake image body'),
+]);
 
 let slack: SlackFake;
 let client: InstanceType<typeof WebClient>;
@@ -54,7 +57,30 @@ describe('Web API over the real @slack/web-api client', () => {
 
     await client.chat.delete({ channel: 'C1', ts: reply.ts as string });
     expect(slack.workspace.message('C1', reply.ts as string)).toBeUndefined();
-    expect(await errorOf(client.chat.update({ channel: 'C1', ts: reply.ts as string, text: 'x' }))).toBe('message_not_found');
+    expect(await errorOf(client.chat.update({ channel: 'C1', ts: reply.ts as string, text: 'x' }))).toBe(
+      'message_not_found',
+    );
+  });
+
+  it('takes standard Markdown as markdown_text on post and update, and refuses it with text or past 12,000', async () => {
+    const posted = await client.chat.postMessage({
+      channel: 'C1',
+      markdown_text: '**bold** and [a link](https://x.test)',
+    });
+    const stored = slack.workspace.message('C1', posted.ts as string);
+    expect(stored).toMatchObject({ text: '**bold** and [a link](https://x.test)', format: 'markdown' });
+    await client.chat.update({ channel: 'C1', ts: posted.ts as string, markdown_text: '# Title' });
+    expect(stored).toMatchObject({ text: '# Title', format: 'markdown' });
+    await client.chat.update({ channel: 'C1', ts: posted.ts as string, text: '*mrkdwn* again' });
+    expect(stored?.text).toBe('*mrkdwn* again');
+    expect(stored?.format).toBeUndefined();
+    const both = { channel: 'C1', markdown_text: 'a', text: 'b' } as unknown as Parameters<
+      typeof client.chat.postMessage
+    >[0];
+    expect(await errorOf(client.chat.postMessage(both))).toBe('invalid_arguments');
+    expect(await errorOf(client.chat.postMessage({ channel: 'C1', markdown_text: 'x'.repeat(12_001) }))).toBe(
+      'msg_too_long',
+    );
   });
 
   it('answers errors as Slack does', async () => {
@@ -77,11 +103,16 @@ describe('Web API over the real @slack/web-api client', () => {
 
   it('takes JSON bodies with the token in the header, and reports a missing token', async () => {
     const post = (headers: Record<string, string>, body: unknown) =>
-      fetch(`${slack.apiUrl}chat.postMessage`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(
-        (r) => r.json() as Promise<Record<string, unknown>>,
-      );
+      fetch(`${slack.apiUrl}chat.postMessage`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<Record<string, unknown>>);
     const blocks = [{ type: 'section', text: { type: 'mrkdwn', text: '*hi*' } }];
-    const ok = await post({ authorization: `Bearer ${slack.identity.botToken}` }, { channel: 'C1', text: 'hi', blocks });
+    const ok = await post(
+      { authorization: `Bearer ${slack.identity.botToken}` },
+      { channel: 'C1', text: 'hi', blocks },
+    );
     expect(ok).toMatchObject({ ok: true, channel: 'C1' });
     expect(slack.workspace.messages.at(-1)?.blocks).toEqual(blocks);
     expect(await post({}, { channel: 'C1', text: 'hi' })).toEqual({ ok: false, error: 'not_authed' });
@@ -106,7 +137,14 @@ describe('Web API over the real @slack/web-api client', () => {
     });
     expect(result.ok).toBe(true);
     const [file] = [...slack.workspace.files.values()];
-    expect(file).toMatchObject({ name: 'cat.png', mimetype: 'image/png', channel: 'C1', threadTs: top.ts, initialComment: 'a cat, 1:1', completed: true });
+    expect(file).toMatchObject({
+      name: 'cat.png',
+      mimetype: 'image/png',
+      channel: 'C1',
+      threadTs: top.ts,
+      initialComment: 'a cat, 1:1',
+      completed: true,
+    });
     expect(file?.bytes?.equals(PNG)).toBe(true);
     const carrier = slack.workspace.messages.find((m) => m.fileIds.includes(file?.id ?? ''));
     expect(carrier).toMatchObject({ text: 'a cat, 1:1', threadTs: top.ts, user: 'UBOT' });
@@ -117,7 +155,9 @@ describe('Web API over the real @slack/web-api client', () => {
     const withToken = await fetch(urlPrivate, { headers: { authorization: `Bearer ${slack.identity.botToken}` } });
     expect(withToken.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await withToken.arrayBuffer()).equals(PNG)).toBe(true);
-    const download = await fetch(info.file?.url_private_download ?? '', { headers: { authorization: `Bearer ${slack.identity.botToken}` } });
+    const download = await fetch(info.file?.url_private_download ?? '', {
+      headers: { authorization: `Bearer ${slack.identity.botToken}` },
+    });
     expect(Buffer.from(await download.arrayBuffer()).equals(PNG)).toBe(true);
     const without = await fetch(urlPrivate);
     expect(without.status).toBe(200);
@@ -127,31 +167,57 @@ describe('Web API over the real @slack/web-api client', () => {
 
   it('accepts a raw upload body and refuses completing a file that was never uploaded', async () => {
     const pending = await client.files.getUploadURLExternal({ filename: 'a.txt', length: 5 });
-    expect(await errorOf(client.files.completeUploadExternal({ files: [{ id: pending.file_id as string }] }))).toBe('file_not_found');
+    expect(await errorOf(client.files.completeUploadExternal({ files: [{ id: pending.file_id as string }] }))).toBe(
+      'file_not_found',
+    );
     const raw = await fetch(pending.upload_url as string, { method: 'POST', body: 'hello' });
     expect(await raw.text()).toBe('OK - 5');
-    await client.files.completeUploadExternal({ files: [{ id: pending.file_id as string, title: 'greeting' }], channel_id: 'C1' });
-    expect(slack.workspace.files.get(pending.file_id as string)).toMatchObject({ title: 'greeting', mimetype: 'text/plain' });
+    await client.files.completeUploadExternal({
+      files: [{ id: pending.file_id as string, title: 'greeting' }],
+      channel_id: 'C1',
+    });
+    expect(slack.workspace.files.get(pending.file_id as string)).toMatchObject({
+      title: 'greeting',
+      mimetype: 'text/plain',
+    });
   });
 
   it('streams with client.chatStream() (chunks) and raw start/append/stop (markdown_text)', async () => {
     const top = await client.chat.postMessage({ channel: 'C1', text: 'question' });
-    const streamer = client.chatStream({ channel: 'C1', thread_ts: top.ts as string, recipient_team_id: 'T1', recipient_user_id: 'U1', buffer_size: 8 });
+    const streamer = client.chatStream({
+      channel: 'C1',
+      thread_ts: top.ts as string,
+      recipient_team_id: 'T1',
+      recipient_user_id: 'U1',
+      buffer_size: 8,
+    });
     for (const part of ['Hello ', 'streaming ', 'world', '!']) await streamer.append({ markdown_text: part });
     await streamer.stop();
     const streamed = slack.workspace.message('C1', streamer.ts as string);
-    expect(streamed).toMatchObject({ text: 'Hello streaming world!', threadTs: top.ts, stream: { state: 'stopped', recipientUserId: 'U1' } });
+    expect(streamed).toMatchObject({
+      text: 'Hello streaming world!',
+      threadTs: top.ts,
+      stream: { state: 'stopped', recipientUserId: 'U1' },
+    });
 
     const start = await client.chat.startStream({ channel: 'C1', thread_ts: top.ts as string, markdown_text: 'one ' });
     await client.chat.appendStream({ channel: 'C1', ts: start.ts as string, markdown_text: 'two ' });
     await client.chat.stopStream({ channel: 'C1', ts: start.ts as string, markdown_text: 'three' });
     expect(slack.workspace.message('C1', start.ts as string)?.text).toBe('one two three');
-    expect(await errorOf(client.chat.appendStream({ channel: 'C1', ts: start.ts as string, markdown_text: 'late' }))).toBe(
-      'message_not_in_streaming_state',
-    );
+    expect(
+      await errorOf(client.chat.appendStream({ channel: 'C1', ts: start.ts as string, markdown_text: 'late' })),
+    ).toBe('message_not_in_streaming_state');
 
-    await client.assistant.threads.setStatus({ channel_id: 'C1', thread_ts: top.ts as string, status: 'is thinking...' });
-    expect(slack.workspace.statuses.at(-1)).toMatchObject({ channel: 'C1', threadTs: top.ts, status: 'is thinking...' });
+    await client.assistant.threads.setStatus({
+      channel_id: 'C1',
+      thread_ts: top.ts as string,
+      status: 'is thinking...',
+    });
+    expect(slack.workspace.statuses.at(-1)).toMatchObject({
+      channel: 'C1',
+      threadTs: top.ts,
+      status: 'is thinking...',
+    });
   });
 
   it('answers 429 with Retry-After when a limit is on, and the web client waits and retries', async () => {

@@ -59,7 +59,12 @@ export async function handleApiCall(deps: WebApiDeps, method: string, request: R
     const { botToken, appToken } = env.identity;
     if (token !== botToken && token !== appToken) throw new SlackApiError('invalid_auth');
     if ((spec.token === 'app') !== (token === appToken)) throw new SlackApiError('not_allowed_token_type');
-    const channel = typeof args.channel === 'string' ? args.channel : typeof args.channel_id === 'string' ? args.channel_id : undefined;
+    const channel =
+      typeof args.channel === 'string'
+        ? args.channel
+        : typeof args.channel_id === 'string'
+          ? args.channel_id
+          : undefined;
     const retryAfter = deps.rateLimits.check(method, channel);
     if (retryAfter !== undefined) {
       logger.info({ method, channel, retryAfter }, 'slack fake: rate limited');

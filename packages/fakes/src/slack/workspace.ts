@@ -39,6 +39,11 @@ export interface SlackMessage {
   /** Display name of a foreign bot (`subtype: 'bot_message'`). */
   username?: string;
   text: string;
+  /**
+   * `markdown` when the text came as standard Markdown (`markdown_text`, native
+   * streams) rather than mrkdwn, which Slack renders differently.
+   */
+  format?: 'markdown';
   blocks?: unknown[];
   /** IDs into `workspace.files`. */
   fileIds: string[];
@@ -80,7 +85,15 @@ export interface SlackFile {
   /** ts of the message that carries the file. */
   messageTs?: string;
   completed: boolean;
+  /**
+   * How messages show the file when it is not simply visible: a Slack Connect
+   * stub to look up with files.info (`check_file_info`), hidden by a free
+   * plan's history limit, deleted (`tombstone`), or kept outside Slack.
+   */
+  access?: FileAccessMode;
 }
+
+export type FileAccessMode = 'check_file_info' | 'hidden_by_limit' | 'tombstone' | 'external';
 
 export interface AssistantStatus {
   channel: string;
@@ -97,6 +110,7 @@ export interface NewMessage {
   subtype?: string;
   username?: string;
   text: string;
+  format?: SlackMessage['format'];
   blocks?: unknown[];
   fileIds?: string[];
   stream?: SlackMessage['stream'];
@@ -104,6 +118,8 @@ export interface NewMessage {
 
 export interface MessagePatch {
   text?: string;
+  /** The format of a new `text`: an edit with mrkdwn `text` makes the message mrkdwn again. */
+  format?: SlackMessage['format'] | 'mrkdwn';
   blocks?: unknown[];
   editedBy?: string;
   stream?: SlackMessage['stream'];
@@ -205,6 +221,7 @@ export class SlackWorkspace {
       ...(input.botId !== undefined && { botId: input.botId }),
       ...(input.subtype !== undefined && { subtype: input.subtype }),
       ...(input.username !== undefined && { username: input.username }),
+      ...(input.format !== undefined && { format: input.format }),
       ...(input.blocks !== undefined && { blocks: input.blocks }),
       ...(input.stream !== undefined && { stream: input.stream }),
     };
@@ -232,6 +249,8 @@ export class SlackWorkspace {
         replacedAtMs: now,
       });
       if (patch.text !== undefined) message.text = patch.text;
+      if (patch.format === 'markdown') message.format = 'markdown';
+      else if (patch.format === 'mrkdwn') delete message.format;
       if (patch.blocks !== undefined) message.blocks = patch.blocks;
     }
     if (patch.editedBy !== undefined) message.edited = { user: patch.editedBy, ts: this.nextTs() };

@@ -12,7 +12,10 @@ const bulkSchema = z.array(commandSchema).max(100);
 export function commandRoutes(ctx: FakeContext): Hono {
   const app = new Hono();
   for (const scope of ['global', 'guild'] as const) {
-    const base = scope === 'global' ? '/applications/:applicationId/commands' : '/applications/:applicationId/guilds/:guildId/commands';
+    const base =
+      scope === 'global'
+        ? '/applications/:applicationId/commands'
+        : '/applications/:applicationId/guilds/:guildId/commands';
     const listFor = (applicationId: string, guildId: string | undefined): CommandRecord[] => {
       if (applicationId !== ctx.applicationId) throw missingAccess();
       if (scope === 'global') return ctx.state.globalCommands;
@@ -53,7 +56,12 @@ function findSame(list: readonly CommandRecord[], payload: CommandPayload): Comm
   return list.find((command) => command.name === payload.name && command.type === payload.type);
 }
 
-function toRecord(ctx: FakeContext, payload: CommandPayload, id: string | undefined, scope: 'global' | 'guild'): CommandRecord {
+function toRecord(
+  ctx: FakeContext,
+  payload: CommandPayload,
+  id: string | undefined,
+  scope: 'global' | 'guild',
+): CommandRecord {
   return {
     default_member_permissions: null,
     nsfw: false,

@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
+import { modalRecord, modalSchema } from '../components.js';
 import type { FakeContext } from '../context.js';
 import { DiscordHttpError, invalidFormBody, unknownInteraction, unknownMessage, unknownWebhook } from '../errors.js';
-import { editMessage, postMessage } from '../message-ops.js';
+import { editMessage, postMessage, type PostMessage } from '../message-ops.js';
 import {
+  CommandType,
   MessageFlags,
   MessageType,
   type InteractionMetadataRecord,
@@ -13,7 +15,13 @@ import { readRequestBody } from '../multipart.js';
 import { interactionCallbackSchema, messagePayloadSchema, parseBody } from '../schemas.js';
 import { wireMessage } from '../wire.js';
 
-const CallbackType = { ChannelMessageWithSource: 4, DeferredChannelMessageWithSource: 5 } as const;
+export const CallbackType = {
+  ChannelMessageWithSource: 4,
+  DeferredChannelMessageWithSource: 5,
+  DeferredUpdateMessage: 6,
+  UpdateMessage: 7,
+  Modal: 9,
+} as const;
 
 /**
  * Interaction callbacks and the interaction webhook (original response and follow-ups).
@@ -25,29 +33,40 @@ export function interactionRoutes(ctx: FakeContext): Hono {
       const interaction = pendingInteractionOr404(ctx, c.req.param('interactionId'), c.req.param('token'));
       const body = await readRequestBody(c.req.raw, ctx.attachmentSizeLimit);
       const callback = parseBody(interactionCallbackSchema, body.payload);
-      const data = callback.data ?? {};
-      const ephemeral = ((data.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
-      const response = {
-        channelId: interaction.channelId,
-        author: ctx.state.botUser,
-        interaction: metadata(interaction),
-        type: MessageType.ChatInputCommand,
-      };
-      let message: MessageRecord;
-      if (callback.type === CallbackType.ChannelMessageWithSource) {
-        message = postMessage(ctx, { ...response, payload: data, files: body.files });
-      } else if (callback.type === CallbackType.DeferredChannelMessageWithSource) {
-        // Discord shows a "thinking" message at once; editing @original fills it in.
-        const flags = MessageFlags.Loading | (ephemeral ? MessageFlags.Ephemeral : 0);
-        message = postMessage(ctx, { ...response, payload: { flags }, files: new Map() });
+      if (!allowedCallbacks(interaction).includes(callback.type)) {
+        throw invalidFormBody(
+          ['type'],
+          'INTERACTION_RESPONSE_TYPE_INVALID',
+          'Invalid interaction response type for this interaction',
+        );
+      }
+      let message: MessageRecord | null = null;
+      let ephemeral = false;
+      if (callback.type === CallbackType.Modal) {
+        interaction.modal = modalRecord(parseBody(modalSchema, callback.data ?? {}));
+      } else if (callback.type === CallbackType.DeferredUpdateMessage) {
+        message = interactedMessageOr404(ctx, interaction);
+      } else if (callback.type === CallbackType.UpdateMessage) {
+        const data = parseBody(messagePayloadSchema, callback.data ?? {});
+        message = editMessage(ctx, interactedMessageOr404(ctx, interaction), data, body.files);
       } else {
-        throw invalidFormBody(['type'], 'INTERACTION_RESPONSE_TYPE_INVALID', 'Invalid interaction response type for this interaction');
+        const data = parseBody(messagePayloadSchema, callback.data ?? {});
+        ephemeral = ((data.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
+        const response = responseShape(ctx, interaction);
+        if (callback.type === CallbackType.ChannelMessageWithSource) {
+          message = postMessage(ctx, { ...response, payload: data, files: body.files });
+        } else {
+          // Discord shows a "thinking" message at once; editing @original fills it in.
+          const flags = MessageFlags.Loading | (ephemeral ? MessageFlags.Ephemeral : 0);
+          message = postMessage(ctx, { ...response, payload: { flags }, files: new Map() });
+        }
       }
       interaction.status = 'acknowledged';
       interaction.acknowledgedAt = ctx.now();
       interaction.responseType = callback.type;
-      interaction.originalMessageId = message.id;
+      interaction.originalMessageId = message?.id ?? null;
       interaction.ephemeral = ephemeral;
+      closeSubmittedModal(ctx, interaction);
       ctx.logger.debug({ interactionId: interaction.id, type: callback.type }, 'interaction acknowledged');
       if (c.req.query('with_response') !== 'true') {
         // No body and no JSON content type: discord.js would fail parsing an empty JSON body.
@@ -56,12 +75,16 @@ export function interactionRoutes(ctx: FakeContext): Hono {
       return c.json({
         interaction: {
           id: interaction.id,
-          type: 2,
-          response_message_id: message.id,
-          response_message_loading: callback.type === CallbackType.DeferredChannelMessageWithSource,
-          response_message_ephemeral: ephemeral,
+          type: interaction.type,
+          ...(message === null
+            ? {}
+            : {
+                response_message_id: message.id,
+                response_message_loading: callback.type === CallbackType.DeferredChannelMessageWithSource,
+                response_message_ephemeral: ephemeral,
+              }),
         },
-        resource: { type: callback.type, message: wireMessage(message, ctx.state) },
+        resource: { type: callback.type, ...(message === null ? {} : { message: wireMessage(message, ctx.state) }) },
       });
     })
     .post('/webhooks/:applicationId/:token', async (c) => {
@@ -73,7 +96,7 @@ export function interactionRoutes(ctx: FakeContext): Hono {
         author: ctx.state.botUser,
         payload,
         files: body.files,
-        interaction: metadata(interaction),
+        interaction: { ...metadata(ctx, interaction), originalResponseMessageId: interaction.originalMessageId },
       });
       interaction.followUpMessageIds.push(message.id);
       return c.req.query('wait') === 'true' ? c.json(wireMessage(message, ctx.state)) : c.body(null, 204);
@@ -98,15 +121,104 @@ export function interactionRoutes(ctx: FakeContext): Hono {
     });
 }
 
-function metadata(interaction: InteractionRecord): InteractionMetadataRecord {
-  return { interactionId: interaction.id, commandName: interaction.commandName, userId: interaction.user.id };
+/** Which callbacks Discord takes for each kind of interaction. */
+function allowedCallbacks(interaction: InteractionRecord): number[] {
+  const message = [CallbackType.ChannelMessageWithSource, CallbackType.DeferredChannelMessageWithSource];
+  const update = [CallbackType.DeferredUpdateMessage, CallbackType.UpdateMessage];
+  switch (interaction.data.kind) {
+    case 'chat-input':
+    case 'message-command':
+      return [...message, CallbackType.Modal];
+    case 'component':
+      return [...message, ...update, CallbackType.Modal];
+    case 'modal-submit':
+      // A modal cannot answer a modal; a modal opened from a button may update that button's message.
+      return interaction.data.messageId === null ? message : [...message, ...update];
+  }
+}
+
+/**
+ * Where a new response message goes and what it says it answers. A message command's response
+ * refers to its target (as Discord documents); a response to a button refers to the clicked
+ * message, shown as a reply.
+ */
+function responseShape(
+  ctx: FakeContext,
+  interaction: InteractionRecord,
+): Pick<PostMessage, 'channelId' | 'author' | 'interaction' | 'type' | 'reference'> {
+  const base = { channelId: interaction.channelId, author: ctx.state.botUser, interaction: metadata(ctx, interaction) };
+  const { data } = interaction;
+  switch (data.kind) {
+    case 'chat-input':
+      return { ...base, type: MessageType.ChatInputCommand };
+    case 'message-command':
+      return {
+        ...base,
+        type: MessageType.ContextMenuCommand,
+        reference: { messageId: data.targetMessageId, channelId: interaction.channelId },
+      };
+    case 'component':
+      return {
+        ...base,
+        type: MessageType.Reply,
+        reference: { messageId: data.messageId, channelId: interaction.channelId },
+      };
+    case 'modal-submit':
+      return data.messageId === null
+        ? { ...base, type: MessageType.Default }
+        : {
+            ...base,
+            type: MessageType.Reply,
+            reference: { messageId: data.messageId, channelId: interaction.channelId },
+          };
+  }
+}
+
+/** `interaction_metadata` of the messages an interaction makes. */
+export function metadata(ctx: FakeContext, interaction: InteractionRecord): InteractionMetadataRecord {
+  const base = { interactionId: interaction.id, type: interaction.type, userId: interaction.user.id };
+  const { data } = interaction;
+  switch (data.kind) {
+    case 'chat-input':
+      return { ...base, commandName: data.commandName, commandType: CommandType.ChatInput };
+    case 'message-command':
+      return {
+        ...base,
+        commandName: data.commandName,
+        commandType: CommandType.Message,
+        targetMessageId: data.targetMessageId,
+      };
+    case 'component':
+      return { ...base, interactedMessageId: data.messageId };
+    case 'modal-submit': {
+      const opener = ctx.state.interaction(data.openedBy);
+      return opener ? { ...base, trigger: metadata(ctx, opener) } : base;
+    }
+  }
+}
+
+/** The message whose component started the interaction (directly, or through the modal it opened). */
+function interactedMessageOr404(ctx: FakeContext, interaction: InteractionRecord): MessageRecord {
+  const { data } = interaction;
+  const messageId = data.kind === 'component' || data.kind === 'modal-submit' ? data.messageId : null;
+  const message = messageId === null ? undefined : ctx.state.message(interaction.channelId, messageId);
+  if (!message) throw unknownMessage();
+  return message;
+}
+
+/** An answered submit closes its modal on the user's screen; until then they may press Submit again. */
+function closeSubmittedModal(ctx: FakeContext, interaction: InteractionRecord): void {
+  if (interaction.data.kind !== 'modal-submit') return;
+  const modal = ctx.state.interaction(interaction.data.openedBy)?.modal;
+  if (modal && modal.closedBy === null) modal.closedBy = interaction.id;
 }
 
 /** The interaction if this is its first callback within the deadline; marks late ones expired. */
 function pendingInteractionOr404(ctx: FakeContext, id: string, token: string): InteractionRecord {
   const interaction = ctx.state.interaction(id);
   if (!interaction || interaction.token !== token) throw unknownInteraction();
-  if (interaction.status === 'pending' && ctx.now() - interaction.createdAt > ctx.interactionDeadlineMs) {
+  const late = ctx.now() - interaction.createdAt > ctx.interactionDeadlineMs;
+  if (interaction.status === 'pending' && (late || ctx.lateCallbacks.take() !== undefined)) {
     interaction.status = 'expired';
   }
   if (interaction.status === 'expired') {
@@ -126,6 +238,8 @@ function webhookInteractionOr404(ctx: FakeContext, applicationId: string, token:
     applicationId !== ctx.applicationId ||
     !interaction ||
     interaction.status !== 'acknowledged' ||
+    // A modal is the whole answer: the submit is a new interaction with its own token.
+    interaction.responseType === CallbackType.Modal ||
     ctx.now() - interaction.createdAt > ctx.interactionTokenTtlMs
   ) {
     throw unknownWebhook();

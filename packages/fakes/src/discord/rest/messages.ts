@@ -8,14 +8,19 @@ import { historyQuerySchema, messagePayloadSchema, parseBody } from '../schemas.
 import { wireMessage } from '../wire.js';
 import { channelOr404, messageOr404 } from './lookup.js';
 
-/** Channel messages as the bot sees them: post (JSON or multipart), read, history, edit, delete. */
+/** Channel messages as the bot sees them: post (JSON or multipart), read, history, edit, react, delete. */
 export function messageRoutes(ctx: FakeContext): Hono {
   return new Hono()
     .post('/channels/:channelId/messages', async (c) => {
       const channel = channelOr404(ctx, c.req.param('channelId'));
       const body = await readRequestBody(c.req.raw, ctx.attachmentSizeLimit);
       const payload = parseBody(messagePayloadSchema, body.payload);
-      const message = postMessage(ctx, { channelId: channel.id, author: ctx.state.botUser, payload, files: body.files });
+      const message = postMessage(ctx, {
+        channelId: channel.id,
+        author: ctx.state.botUser,
+        payload,
+        files: body.files,
+      });
       return c.json(wireMessage(message, ctx.state));
     })
     .get('/channels/:channelId/messages', (c) => {
@@ -35,6 +40,13 @@ export function messageRoutes(ctx: FakeContext): Hono {
       const body = await readRequestBody(c.req.raw, ctx.attachmentSizeLimit);
       const payload = parseBody(messagePayloadSchema, body.payload);
       return c.json(wireMessage(editMessage(ctx, message, payload, body.files), ctx.state));
+    })
+    .put('/channels/:channelId/messages/:messageId/reactions/:emoji/@me', (c) => {
+      const message = messageOr404(ctx, c.req.param('channelId'), c.req.param('messageId'));
+      // Hono hands the path segment over still percent-encoded, as discord.js sent it.
+      const emoji = decodeURIComponent(c.req.param('emoji'));
+      if (!message.botReactions.includes(emoji)) message.botReactions.push(emoji);
+      return c.body(null, 204);
     })
     .delete('/channels/:channelId/messages/:messageId', (c) => {
       const message = messageOr404(ctx, c.req.param('channelId'), c.req.param('messageId'));

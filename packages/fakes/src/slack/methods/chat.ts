@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SlackApiError } from '../api-error.js';
 import { parseArgs, json, str } from '../params.js';
 import { messageJson } from '../render.js';
-import { checkContent, isOwnMessage, requireChannel, requireMessage } from './common.js';
+import { checkContent, isOwnMessage, messageText, requireChannel, requireMessage } from './common.js';
 import type { MethodSpec } from './types.js';
 
 const blocks = json(z.array(z.unknown()));
@@ -45,14 +45,15 @@ export const chatMethods: Record<string, MethodSpec> = {
     handle: ({ env, args }) => {
       const a = parseArgs(postArgs, args);
       const channel = requireChannel(env, a.channel);
-      const text = a.text ?? a.markdown_text;
-      checkContent(text, a.blocks, (a.attachments?.length ?? 0) > 0);
+      const content = messageText(a);
+      checkContent(content?.text, a.blocks, (a.attachments?.length ?? 0) > 0);
       const threadTs = present(a.thread_ts);
       const message = env.workspace.post({
         channel: channel.id,
         user: env.identity.botUserId,
         botId: env.identity.botId,
-        text: text ?? '',
+        text: content?.text ?? '',
+        ...(content?.format === 'markdown' && { format: 'markdown' as const }),
         ...(a.blocks !== undefined && { blocks: a.blocks }),
         ...(threadTs !== undefined && { threadTs }),
       });
@@ -68,14 +69,16 @@ export const chatMethods: Record<string, MethodSpec> = {
       const channel = requireChannel(env, a.channel);
       const message = requireMessage(env, channel, a.ts);
       if (!isOwnMessage(env, message)) throw new SlackApiError('cant_update_message');
-      const text = a.text ?? a.markdown_text;
+      const content = messageText(a);
       // Omitted fields keep their previous value (Slack documents this for text and blocks).
-      checkContent(text ?? message.text, a.blocks ?? message.blocks, message.fileIds.length > 0);
+      checkContent(content?.text ?? message.text, a.blocks ?? message.blocks, message.fileIds.length > 0);
+      const previous = { ...message };
       env.workspace.update(message, {
-        ...(text !== undefined && { text }),
+        ...(content !== undefined && { text: content.text, format: content.format }),
         ...(a.blocks !== undefined && { blocks: a.blocks }),
         editedBy: env.identity.botUserId,
       });
+      env.botEdited(message, previous);
       return { channel: channel.id, ts: message.ts, text: message.text, message: messageJson(env.render, message) };
     },
   },

@@ -4,6 +4,8 @@ import type { SlackChannel, SlackMessage } from '../workspace.js';
 
 /** Slack truncates longer messages and refuses them with `msg_too_long`. */
 export const MAX_TEXT_LENGTH = 40_000;
+/** Slack's limit for one `markdown_text`. */
+export const MAX_MARKDOWN_LENGTH = 12_000;
 export const MAX_BLOCKS = 50;
 
 export function requireChannel(env: SlackEnv, ref: string | undefined): SlackChannel {
@@ -25,6 +27,22 @@ export function checkContent(text: string | undefined, blocks: unknown[] | undef
   }
   if (text !== undefined && text.length > MAX_TEXT_LENGTH) throw new SlackApiError('msg_too_long');
   if (blocks !== undefined && blocks.length > MAX_BLOCKS) throw new SlackApiError('invalid_blocks');
+}
+
+/**
+ * A message's text as posted: `text` (mrkdwn) or `markdown_text` (standard
+ * Markdown, at most 12,000 characters, never together with `text` or
+ * `blocks`), or neither.
+ */
+export function messageText(a: {
+  text?: string | undefined;
+  markdown_text?: string | undefined;
+  blocks?: unknown[] | undefined;
+}): { text: string; format: 'markdown' | 'mrkdwn' } | undefined {
+  if (a.markdown_text === undefined) return a.text === undefined ? undefined : { text: a.text, format: 'mrkdwn' };
+  if (a.text !== undefined || a.blocks !== undefined) throw new SlackApiError('invalid_arguments');
+  if (a.markdown_text.length > MAX_MARKDOWN_LENGTH) throw new SlackApiError('msg_too_long');
+  return { text: a.markdown_text, format: 'markdown' };
 }
 
 export function isOwnMessage(env: SlackEnv, message: SlackMessage): boolean {

@@ -7,9 +7,6 @@ import type { SlackMessage } from '../workspace.js';
 import { requireChannel } from './common.js';
 import type { MethodSpec } from './types.js';
 
-const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 1000;
-
 const pageArgs = {
   channel: str.optional(),
   limit: int.optional(),
@@ -38,14 +35,17 @@ function encodeCursor(offset: number): string {
 function inRange(ts: string, a: z.output<typeof historyArgs>): boolean {
   const inclusive = a.inclusive ?? false;
   const value = Number(ts);
-  if (a.oldest !== undefined && a.oldest !== '' && (inclusive ? value < Number(a.oldest) : value <= Number(a.oldest))) return false;
-  if (a.latest !== undefined && a.latest !== '' && (inclusive ? value > Number(a.latest) : value >= Number(a.latest))) return false;
+  if (a.oldest !== undefined && a.oldest !== '' && (inclusive ? value < Number(a.oldest) : value <= Number(a.oldest)))
+    return false;
+  if (a.latest !== undefined && a.latest !== '' && (inclusive ? value > Number(a.latest) : value >= Number(a.latest)))
+    return false;
   return true;
 }
 
 function page(env: SlackEnv, all: SlackMessage[], a: z.output<typeof historyArgs>): Record<string, unknown> {
   const offset = decodeCursor(a.cursor);
-  const limit = Math.min(Math.max(a.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
+  const { defaultLimit, maxLimit } = env.historyPaging;
+  const limit = Math.min(Math.max(a.limit ?? defaultLimit, 1), maxLimit);
   const slice = all.slice(offset, offset + limit);
   const hasMore = offset + limit < all.length;
   return {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SlackApiError } from '../api-error.js';
 import { mediaTypeOf } from '../media.js';
 import { int, json, parseArgs, str } from '../params.js';
-import { fileJson } from '../render.js';
+import { fileJson, fileOnMessageJson } from '../render.js';
 import type { SlackFile } from '../workspace.js';
 import { requireChannel } from './common.js';
 import type { MethodSpec } from './types.js';
@@ -50,6 +50,16 @@ export const fileMethods: Record<string, MethodSpec> = {
     token: 'bot',
     handle: ({ env, args }) => {
       const a = parseArgs(completeArgs, args);
+      // Slack refuses a markdown block here; section, rich_text and actions blocks work.
+      if (
+        a.blocks?.some(
+          (block) => typeof block === 'object' && block !== null && 'type' in block && block.type === 'markdown',
+        )
+      ) {
+        throw new SlackApiError('invalid_blocks');
+      }
+      // With an initial comment, Slack ignores the blocks.
+      const blocks = a.initial_comment === undefined || a.initial_comment === '' ? a.blocks : undefined;
       const files = a.files.map(({ id, title }) => {
         const file = env.workspace.files.get(id);
         // A file whose bytes never reached the upload URL cannot be completed.
@@ -77,7 +87,7 @@ export const fileMethods: Record<string, MethodSpec> = {
           text: a.initial_comment ?? '',
           fileIds: files.map(({ file }) => file.id),
           ...(threadTs !== undefined && { threadTs }),
-          ...(a.blocks !== undefined && { blocks: a.blocks }),
+          ...(blocks !== undefined && { blocks }),
         });
         for (const { file } of files) file.messageTs = message.ts;
         env.botPosted(message);
@@ -93,7 +103,10 @@ export const fileMethods: Record<string, MethodSpec> = {
       const a = parseArgs(infoArgs, args);
       const file = env.workspace.files.get(a.file);
       if (!file?.completed) throw new SlackApiError('file_not_found');
-      return { file: fileJson(env.render, file), comments: [], response_metadata: { next_cursor: '' } };
+      if (file.access === 'tombstone') throw new SlackApiError('file_deleted');
+      // A Slack Connect file shows itself in full here, and only here.
+      const json = file.access === 'hidden_by_limit' ? fileOnMessageJson(env.render, file) : fileJson(env.render, file);
+      return { file: json, comments: [], response_metadata: { next_cursor: '' } };
     },
   },
 };

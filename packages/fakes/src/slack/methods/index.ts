@@ -7,6 +7,7 @@ import { fileMethods } from './files.js';
 import { streamMethods } from './streams.js';
 import type { MethodSpec } from './types.js';
 import { userMethods } from './users.js';
+import { viewMethods } from './views.js';
 
 /** Every Web API method the fake answers; anything else is `unknown_method`. */
 export const methods: Readonly<Record<string, MethodSpec>> = {
@@ -18,4 +19,5 @@ export const methods: Readonly<Record<string, MethodSpec>> = {
   ...fileMethods,
   ...streamMethods,
   ...userMethods,
+  ...viewMethods,
 };

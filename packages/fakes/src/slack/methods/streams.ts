@@ -4,11 +4,8 @@ import type { SlackEnv } from '../env.js';
 import { json, parseArgs, str } from '../params.js';
 import { messageJson } from '../render.js';
 import type { SlackMessage } from '../workspace.js';
-import { isOwnMessage, requireChannel, requireMessage } from './common.js';
+import { isOwnMessage, MAX_MARKDOWN_LENGTH, requireChannel, requireMessage } from './common.js';
 import type { MethodSpec } from './types.js';
-
-/** Slack's limit for one `markdown_text` (per call, or per chunk). */
-const MAX_MARKDOWN_PER_CALL = 12_000;
 
 // Chunks other than markdown_text (task_update, plan_update, blocks) are accepted and carry no text.
 const chunks = json(z.array(z.object({ type: z.string(), text: z.string().optional() })));
@@ -36,9 +33,15 @@ const stopArgs = z.object({
 });
 
 /** The text one call adds: `markdown_text` and/or the text of its markdown_text chunks (web-api 8.2 sends chunks). */
-function addedText(a: { markdown_text?: string | undefined; chunks?: Array<{ type: string; text?: string | undefined }> | undefined }): string {
-  const parts = [a.markdown_text ?? '', ...(a.chunks ?? []).filter((c) => c.type === 'markdown_text').map((c) => c.text ?? '')];
-  for (const part of parts) if (part.length > MAX_MARKDOWN_PER_CALL) throw new SlackApiError('msg_too_long');
+function addedText(a: {
+  markdown_text?: string | undefined;
+  chunks?: Array<{ type: string; text?: string | undefined }> | undefined;
+}): string {
+  const parts = [
+    a.markdown_text ?? '',
+    ...(a.chunks ?? []).filter((c) => c.type === 'markdown_text').map((c) => c.text ?? ''),
+  ];
+  for (const part of parts) if (part.length > MAX_MARKDOWN_LENGTH) throw new SlackApiError('msg_too_long');
   return parts.join('');
 }
 
@@ -62,6 +65,7 @@ export const streamMethods: Record<string, MethodSpec> = {
         user: env.identity.botUserId,
         botId: env.identity.botId,
         text: addedText(a),
+        format: 'markdown',
         stream: {
           state: 'streaming',
           ...(a.recipient_user_id !== undefined && { recipientUserId: a.recipient_user_id }),

@@ -6,7 +6,11 @@ import type { SlackFake } from '../server.js';
  * A real Bolt app in HTTP mode wired to the fake: web client on `apiUrl` without retries, receiver on
  * a free loopback port that the fake delivers to.
  */
-export async function startHttpBolt(slack: SlackFake, setup: (app: App) => void, options: Partial<AppOptions> = {}): Promise<App> {
+export async function startHttpBolt(
+  slack: SlackFake,
+  setup: (app: App) => void,
+  options: Partial<AppOptions> = {},
+): Promise<App> {
   const app = new App({
     token: slack.identity.botToken,
     signingSecret: slack.identity.signingSecret,

@@ -1,0 +1,28 @@
+import { copy, isImageAttachment } from '@genbot/core/chat';
+import type { Logger } from '@genbot/core/log';
+import type { MessageContextMenuCommandInteraction } from 'discord.js';
+import { editForm } from '@genbot/core/work';
+import { editModal } from '../results/edit-form.js';
+import { formId } from '../results/form-ids.js';
+import { messageAttachments } from '../thread-message.js';
+import { openForm } from './open-form.js';
+import { answerPrivately } from './private-answer.js';
+
+/**
+ * **Edit image** on a message: the form asking how to change its image opens
+ * at once (Discord gives 3 s, and reading anything first would eat them); a
+ * message without an image gets a short private answer instead.
+ */
+export async function openMessageEditForm(
+  interaction: MessageContextMenuCommandInteraction,
+  logger: Logger,
+): Promise<void> {
+  const target = interaction.targetMessage;
+  if (!messageAttachments(target).some(isImageAttachment)) {
+    logger.info({ messageId: target.id }, 'Edit image on a message without an image');
+    await answerPrivately(interaction, copy.editCommandNoImage, logger);
+    return;
+  }
+  const customId = formId({ kind: 'message', openedBy: interaction.id, messageId: target.id });
+  await openForm(interaction, editModal(customId, editForm(customId)), logger);
+}

@@ -1,0 +1,22 @@
+import type { Logger } from '@genbot/core/log';
+import { MessageFlags, type RepliableInteraction } from 'discord.js';
+import { DiscordCallError, discordCall } from '../discord-errors.js';
+
+const ALREADY_ACKNOWLEDGED = 40060;
+const UNKNOWN_INTERACTION = 10062;
+
+/**
+ * A short answer to the person alone (an ephemeral response). A delivery the
+ * gateway repeats was answered the first time: Discord refusing a second
+ * answer is expected then, and only logged.
+ */
+export async function answerPrivately(interaction: RepliableInteraction, text: string, logger: Logger): Promise<void> {
+  try {
+    await discordCall(() => interaction.reply({ content: text, flags: MessageFlags.Ephemeral }));
+  } catch (error) {
+    const answeredBefore =
+      error instanceof DiscordCallError && (error.code === ALREADY_ACKNOWLEDGED || error.code === UNKNOWN_INTERACTION);
+    if (!answeredBefore) throw error;
+    logger.debug({ code: error.code }, 'interaction answered before');
+  }
+}

@@ -1,0 +1,56 @@
+import { copy } from '@genbot/core/chat';
+import type { Logger } from '@genbot/core/log';
+import type { ButtonInteraction } from 'discord.js';
+import { discordCall } from '../discord-errors.js';
+import { INTERACTION_TOKEN_MS } from '../imagine-job.js';
+import { interactionJobId } from '../job-ids.js';
+import { editModal } from '../results/edit-form.js';
+import { formId } from '../results/form-ids.js';
+import type { IngressContext } from './context.js';
+import { openForm } from './open-form.js';
+import { answerPrivately } from './private-answer.js';
+
+/**
+ * A press of a result's button, checked and admitted by core before Discord
+ * is answered: Edit opens its form at once; a job that starts gets a public
+ * deferred reply (a new message under the pressed one, which keeps its images
+ * and buttons), which its worker fills with progress and then the result; a
+ * refusal (a stale or forged id, the same button still running for this
+ * person, a quota) is private.
+ */
+export async function pressResultButton(press: ButtonInteraction, context: IngressContext, logger: Logger) {
+  if (context.presses === undefined) {
+    logger.info('a button pressed with no store to read it from');
+    await answerPrivately(press, copy.buttonGone, logger);
+    return;
+  }
+  const answer = await context.presses.press({
+    jobId: interactionJobId(press.id),
+    buttonId: press.customId,
+    platform: 'discord',
+    workspaceId: press.guildId ?? undefined,
+    channelId: press.channelId,
+    userId: press.user.id,
+    target: { channelId: press.channelId },
+    interaction: { token: press.token, expiresAt: new Date(press.createdTimestamp + INTERACTION_TOKEN_MS) },
+  });
+  switch (answer.kind) {
+    case 'form': {
+      const customId = formId({ kind: 'button', openedBy: press.id, buttonId: answer.form.state });
+      await openForm(press, editModal(customId, answer.form), logger);
+      return;
+    }
+    case 'started':
+      // One interaction id is one job: a repeated delivery was answered the first time.
+      if (answer.duplicate) return;
+      logger.info({ position: answer.position }, 'result button pressed');
+      await discordCall(() => press.deferReply());
+      return;
+    case 'refused':
+      await answerPrivately(press, answer.answer, logger);
+      return;
+    case 'invalid':
+      await answerPrivately(press, answer.error, logger);
+      return;
+  }
+}

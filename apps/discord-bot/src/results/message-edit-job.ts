@@ -1,0 +1,50 @@
+import type { ChatJob } from '@genbot/core/work';
+import type { Message, ModalSubmitInteraction } from 'discord.js';
+import { INTERACTION_TOKEN_MS } from '../imagine-job.js';
+import { formJobId } from '../job-ids.js';
+import { toThreadMessage } from '../thread-message.js';
+
+/**
+ * An Edit image form as a job: an edit of the message's image, answered as a
+ * reply to that message, exactly as a mention replying to it would be (so the
+ * edit continues that image's versions). The form's own interaction carries
+ * the person's progress privately while its token lasts.
+ */
+export function messageEditJob(options: {
+  submit: ModalSubmitInteraction;
+  openedBy: string;
+  target: Message;
+  instruction: string;
+}): ChatJob {
+  const { submit, target, instruction } = options;
+  const selfId = submit.client.user.id;
+  const userId = submit.user.id;
+  const place = { channelId: target.channelId, threadId: target.id };
+  return {
+    id: formJobId(options.openedBy),
+    platform: 'discord',
+    workspaceId: submit.guildId ?? undefined,
+    ...place,
+    userId,
+    input: {
+      kind: 'mention',
+      mention: {
+        target: place,
+        trigger: {
+          id: submit.id,
+          author: {
+            id: userId,
+            name: submit.member && 'displayName' in submit.member ? submit.member.displayName : submit.user.displayName,
+            isBot: false,
+            isSelf: false,
+          },
+          text: instruction,
+          attachments: [],
+        },
+        referenced: toThreadMessage(target, selfId),
+        userId,
+      },
+    },
+    interaction: { token: submit.token, expiresAt: new Date(submit.createdTimestamp + INTERACTION_TOKEN_MS) },
+  };
+}

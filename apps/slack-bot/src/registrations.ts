@@ -1,0 +1,29 @@
+/**
+ * What the bot answers, in the terms of Slack's app manifest: `manifest.yml`
+ * must enable exactly this (manifest.test.ts holds them together).
+ */
+export const SLASH_COMMANDS: readonly string[] = ['/imagine', '/usage'];
+
+/** Bolt listeners by event type. */
+export const EVENT_TYPES: readonly string[] = ['app_mention', 'message'];
+
+/**
+ * The event subscriptions behind them: mentions, and the messages of public
+ * and private channels (deletions, the thread cache). No DMs: nothing answers them.
+ */
+export const BOT_EVENTS: readonly string[] = ['app_mention', 'message.channels', 'message.groups'];
+
+/** Every bot scope, with what needs it. */
+export const BOT_SCOPES: Readonly<Record<string, string>> = {
+  'app_mentions:read': 'the app_mention event',
+  'chat:write': 'chat.postMessage, chat.update, chat.delete, chat.startStream/appendStream/stopStream',
+  commands: '/imagine, /usage',
+  'files:read': 'url_private downloads, files.info',
+  'files:write': 'files.getUploadURLExternal, files.completeUploadExternal',
+  'channels:history': 'message.channels, conversations.replies in public channels',
+  'groups:history': 'message.groups, conversations.replies in private channels',
+  'users:read': 'users.info',
+};
+
+/** Interactivity: the buttons under results and the edit form (registered with the jobs floor). */
+export const INTERACTIVITY = true;

@@ -1,0 +1,35 @@
+/** Child entry: genbot's Slack bot (Bolt over HTTP, its scheduler, edits in place or native streaming) for the peer comparison. */
+import { Writable } from 'node:stream';
+import { GenAiClient } from '@genbot/core/genai';
+import { JobScheduler } from '@genbot/core/jobs';
+import { createLogger } from '@genbot/core/log';
+import { BotRuntime } from '@genbot/core/runtime';
+import { startSlackBotOnJobs } from './slack-bot-on-jobs.js';
+import { peerBotInput, servePeerBot } from './peer-bot-process.js';
+
+const input = peerBotInput();
+const logger = createLogger({
+  level: 'silent',
+  destination: new Writable({ write: (_chunk, _encoding, done) => done() }),
+});
+const client = new GenAiClient({ baseUrl: input.serviceUrl, apiKey: input.apiKey });
+const bot = await startSlackBotOnJobs({
+  slack: {
+    botToken: input.botToken,
+    connection: { mode: 'http', signingSecret: input.signingSecret, port: 0 },
+    apiUrl: input.apiUrl,
+    streaming: input.streaming,
+  },
+  models: { client, chatModel: input.chatModel, imageModel: input.chatModel },
+  logger,
+  runtime: new BotRuntime({ scheduler: new JobScheduler({ stream: { queueLimit: input.queueLimit } }) }),
+});
+// HTTP mode, so there is a port.
+if (bot.port === undefined) throw new Error('genbot Slack bot started without an HTTP port');
+await servePeerBot({
+  port: bot.port,
+  stop: async () => {
+    await bot.stop({ drainMs: 1_000 });
+    await client.close();
+  },
+});

@@ -1,0 +1,17 @@
+export {
+  loadConfig,
+  type CoreConfig,
+  type QuotaConfig,
+  type ReplyConfig,
+  type ServiceConfig,
+} from './load-config.js';
+export {
+  envChoice,
+  envInteger,
+  envPort,
+  envString,
+  envUrl,
+  missingEnv,
+  requiredEnvString,
+  type Env,
+} from './env.js';

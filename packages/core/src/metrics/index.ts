@@ -1,0 +1,2 @@
+export type { IntakeRefusal, Metrics, ModelOperation } from './metrics.js';
+export { noMetrics } from './metrics.js';

@@ -1,0 +1,164 @@
+import { copy } from '../chat/copy.js';
+import type { ChatDeps, ChatOutcome } from '../chat/deps.js';
+import { editImage } from '../chat/edit-image.js';
+import { imagine } from '../chat/imagine.js';
+import { restoreImage } from '../chat/restore-image.js';
+import type { AttachmentRef, ChatSurface, ResultAction } from '../chat/surface.js';
+import { type ImageVersion, type ImageVersionKey, type ImageVersionStore, isPosted } from '../store/index.js';
+import type { ResultActionInput, VersionLineage } from './lineage.js';
+
+/** A button's job, ready to run with its lineage, or the short answer that refuses it. */
+export type ResolvedAction =
+  | { ok: true; lineage: VersionLineage; run(deps: ChatDeps, signal?: AbortSignal): Promise<ChatOutcome> }
+  | { ok: false; answer: string };
+
+const keyOf = (version: ImageVersion): ImageVersionKey => ({ jobId: version.jobId, index: version.index });
+
+/** Where a version can be downloaded again; undefined for one that never finished posting. */
+function attachmentOf(surface: ChatSurface, version: ImageVersion): AttachmentRef | undefined {
+  if (!isPosted(version)) return undefined;
+  return surface.postedImage?.({
+    channelId: version.channelId,
+    threadId: version.threadId,
+    messageId: version.messageId,
+    fileId: version.fileId,
+    index: version.index,
+    name: copy.versionName(version.number),
+    mimeType: version.mimeType,
+    size: version.sizeBytes,
+  });
+}
+
+/**
+ * Turns a press into the work it starts, reading the version tree: Re-roll
+ * asks again what made the version (its prompt and aspect ratio, or the same
+ * edit of the same source); Vary and Edit edit the version itself; Undo shows
+ * the version it was made from again, with no model call. A restored version
+ * (an undo's result) stands for the one it shows. A record that is gone
+ * (retention) is answered as such.
+ */
+export async function resolveResultAction(
+  kind: ResultAction,
+  input: ResultActionInput,
+  versions: ImageVersionStore,
+  surface: ChatSurface,
+): Promise<ResolvedAction> {
+  const gone = { ok: false, answer: copy.buttonGone } as const;
+  const pressed = await versions.get(input.version);
+  if (pressed === undefined) return gone;
+  const shown =
+    pressed.origin === 'restored' && pressed.parent !== undefined ? await versions.get(pressed.parent) : pressed;
+  if (shown === undefined) return gone;
+  const { target, userId } = input;
+
+  const edit = (
+    source: ImageVersion,
+    lineage: VersionLineage,
+    presentation: Parameters<typeof editImage>[3] = {},
+  ): ResolvedAction => {
+    const attachment = attachmentOf(surface, source);
+    if (attachment === undefined) return gone;
+    return {
+      ok: true,
+      lineage,
+      run: (deps, signal) =>
+        editImage(
+          { target, instruction: lineage.prompt, candidates: [attachment], userId },
+          deps,
+          signal,
+          presentation,
+        ),
+    };
+  };
+
+  switch (kind) {
+    case 'reroll': {
+      if (shown.origin === 'generated') {
+        const lineage: VersionLineage = {
+          origin: 'generated',
+          prompt: shown.prompt,
+          aspectRatio: shown.aspectRatio,
+          reroll: true,
+          undo: false,
+        };
+        return {
+          ok: true,
+          lineage,
+          run: (deps, signal) =>
+            imagine({ target, prompt: shown.prompt, aspectRatio: shown.aspectRatio, userId }, deps, signal, {
+              comment: copy.rerollComment(shown.prompt),
+            }),
+        };
+      }
+      const source = shown.parent === undefined ? undefined : await versions.get(shown.parent);
+      if (source === undefined) return gone;
+      const varied = shown.origin === 'varied';
+      const lineage: VersionLineage = {
+        origin: shown.origin,
+        parent: keyOf(source),
+        prompt: shown.prompt,
+        reroll: true,
+        undo: true,
+        comment: (numbers) =>
+          varied
+            ? copy.variedComment(numbers, source.number)
+            : copy.editedComment(numbers, source.number, shown.prompt),
+      };
+      return edit(source, lineage, varied ? { words: varyWords(source.number) } : undefined);
+    }
+    case 'vary': {
+      const lineage: VersionLineage = {
+        origin: 'varied',
+        parent: keyOf(pressed),
+        prompt: copy.variationInstruction,
+        reroll: true,
+        undo: true,
+        comment: (numbers) => copy.variedComment(numbers, pressed.number),
+      };
+      return edit(pressed, lineage, { words: varyWords(pressed.number) });
+    }
+    case 'edit': {
+      const instruction = input.instruction?.trim() ?? '';
+      if (instruction === '') return { ok: false, answer: copy.emptyInstruction };
+      const lineage: VersionLineage = {
+        origin: 'edited',
+        parent: keyOf(pressed),
+        prompt: instruction,
+        reroll: true,
+        undo: true,
+        comment: (numbers) => copy.editedComment(numbers, pressed.number, instruction),
+      };
+      return edit(pressed, lineage);
+    }
+    case 'undo': {
+      if (shown.parent === undefined) return { ok: false, answer: copy.nothingToUndo };
+      const earlier = await versions.get(shown.parent);
+      if (earlier === undefined) return gone;
+      const attachment = attachmentOf(surface, earlier);
+      if (attachment === undefined) return gone;
+      const lineage: VersionLineage = {
+        origin: 'restored',
+        parent: keyOf(earlier),
+        prompt: earlier.prompt,
+        aspectRatio: earlier.aspectRatio,
+        reroll: earlier.origin === 'generated' || earlier.parent !== undefined,
+        undo: earlier.parent !== undefined,
+      };
+      const comment = copy.restoredComment(earlier.number, shown.number);
+      return {
+        ok: true,
+        lineage,
+        run: (deps, signal) => restoreImage({ target, source: attachment, comment }, deps, signal),
+      };
+    }
+  }
+}
+
+function varyWords(number: number) {
+  return {
+    working: copy.varying(number),
+    queued: (position: number) => copy.varyQueued(number, position),
+    done: (result: { uploaded: number; tooLarge: number }) => copy.varyDone(number, result),
+    failed: (description: Parameters<typeof copy.varyFailed>[1]) => copy.varyFailed(number, description),
+  };
+}

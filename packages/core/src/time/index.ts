@@ -1,0 +1,2 @@
+export type { Clock } from './clock.js';
+export { systemClock } from './clock.js';

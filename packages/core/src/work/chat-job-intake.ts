@@ -1,0 +1,160 @@
+import { copy } from '../chat/copy.js';
+import { isImageAttachment } from '../chat/attachments.js';
+import type { QuotaConfig } from '../config/load-config.js';
+import type { JobQueue, QueuedJob } from '../jobs/job-queue.js';
+import { DEFAULT_LANE_LIMITS, type JobLane } from '../jobs/lane-limits.js';
+import { QueueUnavailableError } from '../jobs/queue-unavailable-error.js';
+import type { UserShares } from '../jobs/user-shares.js';
+import type { ChatLogger } from '../chat/ports.js';
+import type { BotRuntime } from '../runtime/bot-runtime.js';
+import { type Platform, type Store, StoreUnavailableError } from '../store/index.js';
+import type { ChatJob, SurfaceFactory } from './chat-job.js';
+import { type QuotaName, exhausted, limited, quotaStatus, secondsToUtcMidnight } from './daily-quota.js';
+import { inputProblem } from './input-problem.js';
+import type { IntakeResult, JobIntake } from './job-intake.js';
+import { toNewJob } from './parse-chat-job.js';
+import { PlacesInLine } from './places-in-line.js';
+
+/** Each user's places counted across processes (Redis), instead of this process's scheduler. */
+export interface SharedPlaces {
+  shares: UserShares;
+  /** Places one user may hold per lane, running or waiting, in the whole deployment. */
+  perUser: Readonly<Record<JobLane, number>>;
+  /** A place held longer than this frees itself (a process died holding it). */
+  ttlMs: number;
+}
+
+export interface ChatJobIntakeOptions {
+  store: Store;
+  queue: JobQueue;
+  runtime: BotRuntime;
+  quota: QuotaConfig;
+  logger: ChatLogger;
+  /** Set when workers in other processes run the jobs: the user's share is counted there. */
+  places?: SharedPlaces | undefined;
+  now?: () => Date;
+}
+
+/** Imagine jobs and a result's buttons run in the image lane; mentions stream (an edit among them still counts one image). */
+export function laneOf(kind: string): JobLane {
+  return kind === 'mention' ? 'stream' : 'image';
+}
+
+/** The queue entry of a job: its id and routing, no content. */
+export function queuedJob(job: { id: string; kind: string; platform: Platform; userId: string }): QueuedJob {
+  return { id: job.id, lane: laneOf(job.kind), platform: job.platform, userId: job.userId };
+}
+
+/**
+ * Which daily quota a job spends: images for /imagine and for a mention that
+ * carries or replies to an image; chat tokens for the rest. A mention in a
+ * thread whose earlier message has an image is an edit only the thread can
+ * tell: it is admitted on its chat quota, and its image still counts.
+ */
+function quotaOf(job: ChatJob): QuotaName | undefined {
+  // Undo shows an image again: no model call, nothing to count.
+  if (job.input.kind === 'undo') return undefined;
+  if (job.input.kind !== 'mention') return 'images';
+  const { trigger, referenced } = job.input.mention;
+  const images = [...trigger.attachments, ...(referenced?.attachments ?? [])].some(isImageAttachment);
+  return images ? 'images' : 'chat tokens';
+}
+
+/**
+ * Ingress's door (JobIntake): the bot is not stopping, the request makes
+ * sense (inputProblem), the user's daily quota
+ * is not used up, their share of the queue is not taken; then the job is
+ * recorded (a repeat delivery is found there) and queued. Any refusal is a
+ * private answer and leaves nothing behind.
+ */
+export class ChatJobIntake implements JobIntake {
+  readonly #options: ChatJobIntakeOptions;
+  #places: PlacesInLine | undefined;
+
+  constructor(options: ChatJobIntakeOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * From now on, the user of a job that has to wait for a worker is told its
+   * place in line through these surfaces (the bots' own, once they exist).
+   */
+  showPlacesOn(surfaces: readonly SurfaceFactory[]): void {
+    const { store, runtime, logger } = this.#options;
+    this.#places = new PlacesInLine({ surfaces, channels: runtime.channels, jobs: store.jobs, logger });
+  }
+
+  async submit(job: ChatJob): Promise<IntakeResult> {
+    const { store, queue, runtime, logger } = this.#options;
+    if (!runtime.accepting) return { accepted: false, answer: copy.restarting, reason: 'stopping' };
+    const problem = inputProblem(job);
+    if (problem !== undefined) return { accepted: false, answer: problem, reason: 'invalid' };
+    try {
+      const known = await store.jobs.get(job.id);
+      if (known !== undefined) return { accepted: true, duplicate: true };
+      const quota = quotaOf(job);
+      // No daily limit on what it spends: the user's totals are not read (a query per request saved).
+      const spent =
+        quota === undefined || !limited(this.#options.quota, quota)
+          ? undefined
+          : exhausted(await quotaStatus(store.usage, job, this.#options.quota), quota);
+      if (spent !== undefined) {
+        logger.info({ jobId: job.id, quota: spent.quota, limit: spent.limit }, 'job refused: daily quota used up');
+        const now = this.#options.now?.() ?? new Date();
+        return {
+          accepted: false,
+          answer: copy.quotaReached(spent.quota, spent.limit, secondsToUtcMidnight(now)),
+          reason: 'quota',
+        };
+      }
+      const lane = laneOf(job.input.kind);
+      const refusal = await this.#shareRefusal(lane, job);
+      if (refusal !== undefined) return { accepted: false, answer: refusal, reason: 'share' };
+      const recorded = await store.jobs.record(toNewJob(job));
+      if (!recorded.created && recorded.job.id !== job.id) {
+        logger.info({ jobId: job.id, running: recorded.job.id }, 'button pressed again while its first press runs');
+        return { accepted: false, answer: copy.alreadyRunning, reason: 'already_running' };
+      }
+      if (!recorded.created) return { accepted: true, duplicate: true };
+      await this.#enqueue(job);
+      const position = await queue.position(job.id).catch(() => undefined);
+      // Taken by a worker already (0), its own messages say where it stands.
+      if (position !== undefined && position > 0) this.#places?.show(job, position);
+      return { accepted: true, duplicate: false, position };
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError || error instanceof QueueUnavailableError)) throw error;
+      logger.error({ err: error, jobId: job.id }, 'job refused: the store or the queue is unavailable');
+      return {
+        accepted: false,
+        answer: error instanceof QueueUnavailableError ? copy.queueUnavailable : copy.storeUnavailable,
+        reason: error instanceof QueueUnavailableError ? 'queue_unavailable' : 'store_unavailable',
+      };
+    }
+  }
+
+  /** The answer when the user holds their share of the lane already; undefined when the job may go in line. */
+  async #shareRefusal(lane: JobLane, job: ChatJob): Promise<string | undefined> {
+    const { runtime, places } = this.#options;
+    if (places === undefined) {
+      const refusal = runtime.scheduler.refusal(lane, job.userId);
+      if (refusal === undefined) return undefined;
+      return refusal.reason === 'shutting_down'
+        ? copy.restarting
+        : copy.busy(refusal.reason, refusal.retryAfterSeconds);
+    }
+    if (await places.shares.take(lane, job.userId, job.id, places.perUser[lane], places.ttlMs)) return undefined;
+    return copy.busy('user_limit', DEFAULT_LANE_LIMITS[lane].typicalDurationMs / 1000);
+  }
+
+  /** Queues a recorded job; when the queue cannot take it, the record ends as refused, so no worker runs it later. */
+  async #enqueue(job: ChatJob): Promise<void> {
+    const { store, queue, places } = this.#options;
+    try {
+      await queue.add(queuedJob({ ...job, kind: job.input.kind }));
+    } catch (error) {
+      await store.jobs.finish(job.id, 'rejected', 'queue unavailable').catch(() => undefined);
+      await places?.shares.release(laneOf(job.input.kind), job.userId, job.id).catch(() => undefined);
+      throw error;
+    }
+  }
+}

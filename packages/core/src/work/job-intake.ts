@@ -1,0 +1,32 @@
+import type { IntakeRefusal } from '../metrics/metrics.js';
+import type { UsageScope } from '../store/index.js';
+import type { ChatJob } from './chat-job.js';
+
+/**
+ * What ingress hears back for a job, before it answers the platform: a
+ * refusal is private (Slack ephemeral, Discord ephemeral), so it must be
+ * known before a Discord interaction is answered with a public defer.
+ */
+export type IntakeResult =
+  /**
+   * Recorded and queued (or seen before: `duplicate`, nothing more to do).
+   * `position`: its place among the jobs waiting for a worker (1: next; 0: a
+   * worker has it already), whose user the intake tells (`PlacesInLine`).
+   */
+  | { accepted: true; duplicate: boolean; position?: number | undefined }
+  /** Nothing recorded or sent: `answer` (standard Markdown, from copy.ts) goes to the person alone; `reason` for the metrics. */
+  | { accepted: false; answer: string; reason?: IntakeRefusal | undefined };
+
+/**
+ * Ingress's one door: admission (the bot is not stopping, the user's daily
+ * quota, their share of the queue), then the job is recorded in the store and
+ * added to the queue. A delivery seen twice (same id) is one job.
+ */
+export interface JobIntake {
+  submit(job: ChatJob): Promise<IntakeResult>;
+}
+
+/** `/usage`: the private answer for one user (today, this month, what is left of each daily quota). */
+export interface UsageReporter {
+  answer(scope: Required<Pick<UsageScope, 'platform' | 'userId'>> & Pick<UsageScope, 'workspaceId'>): Promise<string>;
+}

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import type { ModalRecord, TextInputRecord } from './model.js';
+
+/** Component types the fake knows (Discord has more; a message or modal using them is refused). */
+export const ComponentType = { ActionRow: 1, Button: 2, TextInput: 4, TextDisplay: 10, Label: 18 } as const;
+export const ButtonStyle = { Primary: 1, Secondary: 2, Success: 3, Danger: 4, Link: 5, Premium: 6 } as const;
+export const TextInputStyle = { Short: 1, Paragraph: 2 } as const;
+
+const MAX_ROWS = 5;
+const MAX_BUTTONS_PER_ROW = 5;
+const MAX_CUSTOM_ID = 100;
+const MAX_TEXT_INPUT = 4000;
+
+/** A custom issue carrying Discord's own error code for the field. */
+function discordIssue(code: string, message: string, path: (string | number)[]) {
+  return { code: 'custom' as const, message, path, params: { discordCode: code } };
+}
+
+const buttonSchema = z
+  .looseObject({
+    type: z.literal(ComponentType.Button),
+    id: z.number().int().nullish(),
+    style: z.number().int().min(ButtonStyle.Primary).max(ButtonStyle.Premium),
+    label: z.string().max(80).nullish(),
+    emoji: z.looseObject({}).nullish(),
+    custom_id: z.string().min(1).max(MAX_CUSTOM_ID).nullish(),
+    url: z.string().max(512).nullish(),
+    sku_id: z.string().nullish(),
+    disabled: z.boolean().nullish(),
+  })
+  .superRefine((button, context) => {
+    const link = button.style === ButtonStyle.Link;
+    const premium = button.style === ButtonStyle.Premium;
+    if (link && (button.url == null || button.custom_id != null)) {
+      context.addIssue(discordIssue('BUTTON_COMPONENT_URL_REQUIRED', 'A link button takes a url and no custom_id', []));
+    }
+    if (!link && !premium && button.custom_id == null) {
+      context.addIssue(discordIssue('BUTTON_COMPONENT_CUSTOM_ID_REQUIRED', 'A custom id is required', ['custom_id']));
+    }
+    if (!premium && button.label == null && button.emoji == null) {
+      context.addIssue(discordIssue('BUTTON_COMPONENT_LABEL_REQUIRED', 'A label or an emoji is required', ['label']));
+    }
+  });
+
+const actionRowSchema = z.looseObject({
+  type: z.literal(ComponentType.ActionRow),
+  id: z.number().int().nullish(),
+  components: z.array(buttonSchema).min(1).max(MAX_BUTTONS_PER_ROW),
+});
+
+/** `components` of a message body: action rows of buttons, custom ids unique in the message. */
+export const messageComponentsSchema = z
+  .array(actionRowSchema)
+  .max(MAX_ROWS)
+  .superRefine((rows, context) => {
+    const seen = new Set<string>();
+    for (const [rowIndex, row] of rows.entries()) {
+      for (const [index, button] of row.components.entries()) {
+        if (button.custom_id == null) continue;
+        if (seen.has(button.custom_id)) {
+          context.addIssue(
+            discordIssue('COMPONENT_CUSTOM_ID_DUPLICATED', 'Component custom id cannot be duplicated', [
+              rowIndex,
+              'components',
+              index,
+              'custom_id',
+            ]),
+          );
+        }
+        seen.add(button.custom_id);
+      }
+    }
+  });
+export type MessageComponents = z.infer<typeof messageComponentsSchema>;
+
+const textInputSchema = z.looseObject({
+  type: z.literal(ComponentType.TextInput),
+  id: z.number().int().nullish(),
+  custom_id: z.string().min(1).max(MAX_CUSTOM_ID),
+  style: z.number().int().min(TextInputStyle.Short).max(TextInputStyle.Paragraph),
+  label: z.string().min(1).max(45).nullish(),
+  min_length: z.number().int().min(0).max(MAX_TEXT_INPUT).nullish(),
+  max_length: z.number().int().min(1).max(MAX_TEXT_INPUT).nullish(),
+  required: z.boolean().nullish(),
+  value: z.string().max(MAX_TEXT_INPUT).nullish(),
+  placeholder: z.string().max(100).nullish(),
+});
+
+/** A modal's top-level components: the older action row holding one labelled text input, or a Label. */
+const modalComponentSchema = z.union([
+  z.looseObject({
+    type: z.literal(ComponentType.ActionRow),
+    components: z.tuple([textInputSchema.extend({ label: z.string().min(1).max(45) })]),
+  }),
+  z.looseObject({
+    type: z.literal(ComponentType.Label),
+    label: z.string().min(1).max(45),
+    description: z.string().max(100).nullish(),
+    component: textInputSchema,
+  }),
+  z.looseObject({ type: z.literal(ComponentType.TextDisplay), content: z.string().min(1).max(4000) }),
+]);
+
+/** Callback type 9's `data`. */
+export const modalSchema = z.looseObject({
+  custom_id: z.string().min(1).max(MAX_CUSTOM_ID),
+  title: z.string().min(1).max(45),
+  components: z.array(modalComponentSchema).min(1).max(MAX_ROWS),
+});
+
+/** Discord numbers a message's components depth first from 1 where the sender gave no `id`. */
+export function numberComponents(rows: MessageComponents): unknown[] {
+  let next = 1;
+  return rows.map((row) => {
+    const rowId = row.id ?? next;
+    next = Math.max(next, rowId) + 1;
+    const components = row.components.map((button) => {
+      const id = button.id ?? next;
+      next = Math.max(next, id) + 1;
+      return stripNullish({ ...button, id });
+    });
+    return stripNullish({ ...row, id: rowId, components });
+  });
+}
+
+/** The modal as the fake keeps it: its text inputs with Discord's defaults filled in. */
+export function modalRecord(modal: z.infer<typeof modalSchema>): ModalRecord {
+  const inputs: TextInputRecord[] = modal.components.flatMap((component) => {
+    if (component.type === ComponentType.TextDisplay) return [];
+    const [input, label] =
+      component.type === ComponentType.ActionRow
+        ? [component.components[0], component.components[0].label]
+        : [component.component, component.label];
+    return [
+      {
+        customId: input.custom_id,
+        inLabel: component.type === ComponentType.Label,
+        label,
+        style: input.style,
+        required: input.required ?? true,
+        minLength: input.min_length ?? 0,
+        maxLength: input.max_length ?? MAX_TEXT_INPUT,
+        value: input.value ?? undefined,
+      },
+    ];
+  });
+  return { customId: modal.custom_id, title: modal.title, inputs, closedBy: null };
+}
+
+/** The custom ids of the buttons a message carries (link buttons have none). */
+export function buttonIds(components: readonly unknown[]): string[] {
+  const parsed = messageComponentsSchema.safeParse(components);
+  if (!parsed.success) return [];
+  return parsed.data.flatMap((row) =>
+    row.components.flatMap((button) =>
+      button.custom_id == null || button.disabled === true ? [] : [button.custom_id],
+    ),
+  );
+}
+
+function stripNullish<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null && field !== undefined)) as T;
+}

@@ -1,0 +1,13 @@
+export { inCi } from './ci.js';
+export { freeLoopbackPort } from './free-port.js';
+export { installedOrSkipped } from './installed.js';
+export type { PostgresOptions, PostgresServer } from './postgres.js';
+export { findPostgresBin, POSTGRES_INSTALL_HINT, startPostgres } from './postgres.js';
+export type { ServerProcess, ServerProcessOptions } from './server-process.js';
+export { runToCompletion, startServerProcess } from './server-process.js';
+export type { SystemUser } from './system-user.js';
+export { systemUser, unprivilegedUser } from './system-user.js';
+export type { NginxOptions, NginxServer } from './nginx.js';
+export { findNginx, NGINX_INSTALL_HINT, startNginx } from './nginx.js';
+export type { RedisOptions, RedisServer } from './redis.js';
+export { findRedisServer, REDIS_APPEND_ONLY_ARGS, REDIS_INSTALL_HINT, startRedis } from './redis.js';

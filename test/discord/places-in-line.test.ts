@@ -1,0 +1,66 @@
+import { copy } from '@genbot/core/chat';
+import type { DiscordInteraction, DiscordMessage } from '@genbot/fakes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { originalText } from './support/results.js';
+import { startStoreHarness, type StoreHarness } from './support/store-harness.js';
+
+let h: StoreHarness;
+
+beforeAll(async () => {
+  // No worker yet: every job waits for one in the job queue.
+  h = await startStoreHarness({ worker: false });
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+function repliesTo(mention: DiscordMessage): DiscordMessage[] {
+  return h.botMessages(h.channelId).filter((message) => message.reference?.messageId === mention.id);
+}
+
+function current(started: DiscordInteraction): DiscordInteraction {
+  const found = h.fake.state.interaction(started.id);
+  if (found === undefined) throw new Error(`no interaction ${started.id}`);
+  return found;
+}
+
+describe('Discord: jobs waiting for a worker show their place in line', () => {
+  it('in the deferred answer of /imagine and in a reply to a mention, each then turned into the job’s own', async () => {
+    const prompts = ['a lamp', 'a chair'];
+    const imagines = prompts.map((prompt) =>
+      h.fake.userRunsCommand({ user: 'ada', channelId: h.channelId, name: 'imagine', options: { prompt } }),
+    );
+    const mentions = ['first', 'second'].map((word) =>
+      h.fake.userSays({ user: 'bob', channelId: h.channelId, content: `${h.mention} ${word} question` }),
+    );
+    // Each interaction was accepted before the second came, so each knows its place.
+    await h.fake.waitFor(
+      () =>
+        imagines.every((started) => originalText(h.fake, current(started))?.endsWith('in line.')) &&
+        mentions.every((mention) => repliesTo(mention).length === 1),
+      10_000,
+    );
+    expect(imagines.map((started) => originalText(h.fake, current(started)))).toEqual([
+      copy.imagineQueued('a lamp', 1),
+      copy.imagineQueued('a chair', 2),
+    ]);
+    expect(imagines.map((started) => current(started).ephemeral)).toEqual([false, false]);
+    expect(mentions.map((mention) => repliesTo(mention).map((reply) => reply.content))).toEqual([
+      [copy.chatQueued(1)],
+      [copy.chatQueued(2)],
+    ]);
+    const places = mentions.map((mention) => repliesTo(mention)[0]?.id);
+
+    await h.startWorker();
+    await h.fake.waitFor(
+      () =>
+        // The result (images and buttons) takes the deferred answer's place, as without a wait.
+        imagines.every((started, i) => originalText(h.fake, current(started)) === copy.imageComment(prompts[i]!)) &&
+        mentions.every((mention) => repliesTo(mention)[0]?.content.startsWith('You said')),
+      20_000,
+    );
+    // The place became the answer: one reply a mention, edited in place.
+    expect(mentions.map((mention) => repliesTo(mention).map((reply) => reply.id))).toEqual(places.map((id) => [id]));
+  });
+});

@@ -1,0 +1,215 @@
+import { copy } from '@genbot/core/chat';
+import type { RecordedRequest } from '@genbot/emulator';
+import type { SlackMessage } from '@genbot/fakes';
+import { expect } from 'vitest';
+import type { JobsHarness } from '../../slack/support/jobs-harness.js';
+import { buttonsOf, pressButton, results, shownText } from '../../slack/support/result-messages.js';
+
+export interface ButtonRowContext {
+  h: JobsHarness;
+  /** The row's own channel. */
+  channel: string;
+  /** What reached the service since the row began. */
+  requests(): RecordedRequest[];
+}
+
+/** One line of the button fault table: bad input at a button or its form, and what the presser sees. */
+export interface ButtonRow {
+  name: string;
+  run(ctx: ButtonRowContext): Promise<void>;
+}
+
+async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** /imagine as U1 in the row's channel; the result once its job finished (its versions recorded). */
+async function imagined(ctx: ButtonRowContext, prompt: string): Promise<SlackMessage> {
+  const run = await ctx.h.slack.userRunsCommand({
+    user: 'U1',
+    channel: ctx.channel,
+    command: '/imagine',
+    text: prompt,
+  });
+  await eventually(async () =>
+    (await ctx.h.store.jobs.get(`slack-cmd-${run.triggerId}`))?.state === 'finished' ? true : undefined,
+  );
+  const result = results(ctx.h.slack, ctx.channel).at(-1);
+  if (result === undefined) throw new Error('no result');
+  return result;
+}
+
+/** The private answer `user` got in the channel with exactly this text. */
+function privately(ctx: ButtonRowContext, user: string, text: string) {
+  return ctx.h.slack.waitFor(
+    (ws) => ws.ephemerals.find((e) => e.channel === ctx.channel && e.user === user && e.text === text),
+    30_000,
+  );
+}
+
+/** Nothing runs and nothing is unfinished: every job of the row ended. */
+async function settledJobs(ctx: ButtonRowContext): Promise<void> {
+  await eventually(async () => ((await ctx.h.store.jobs.unfinished(['slack'])).length === 0 ? true : undefined));
+}
+
+export const buttonFaultRows: ButtonRow[] = [
+  {
+    name: 'forged button id (not one the bot made): a private answer, nothing sent, no job',
+    async run(ctx) {
+      const result = await imagined(ctx, 'a lantern');
+      const before = ctx.requests().length;
+      for (const forged of ['gb1:v:AAAAAAAAAAAAAAAA', 'gb1:zz', 'somebody-elses-button']) {
+        await ctx.h.slack.userPresses({
+          user: 'U2',
+          channel: ctx.channel,
+          ts: result.ts,
+          actionId: forged,
+          forgedValue: forged,
+        });
+      }
+      await ctx.h.slack.waitFor(
+        (ws) => ws.ephemerals.filter((e) => e.channel === ctx.channel && e.text === copy.buttonGone).length === 2,
+        30_000,
+      );
+      await settledJobs(ctx);
+      expect(ctx.requests()).toHaveLength(before);
+      expect(results(ctx.h.slack, ctx.channel, result.ts)).toEqual([]);
+    },
+  },
+  {
+    name: 'stale button (its record gone past retention): a private answer, nothing sent',
+    async run(ctx) {
+      const result = await imagined(ctx, 'a paper boat');
+      await ctx.h.store.sweep({ olderThanDays: 0 });
+      const before = ctx.requests().length;
+      await pressButton(ctx.h.slack, result, 'Vary');
+      await privately(ctx, 'U2', copy.buttonGone);
+      await pressButton(ctx.h.slack, result, 'Edit');
+      const form = await ctx.h.slack.waitFor(() => ctx.h.slack.views.find((view) => view.open && view.user === 'U2'));
+      const sent = await ctx.h.slack.userSubmitsView({ user: 'U2', viewId: form.id, text: 'make it blue' });
+      expect(sent.closed).toBe(true);
+      await ctx.h.slack.waitFor(
+        (ws) => ws.ephemerals.filter((e) => e.channel === ctx.channel && e.text === copy.buttonGone).length === 2,
+        30_000,
+      );
+      await settledJobs(ctx);
+      expect(ctx.requests()).toHaveLength(before);
+    },
+  },
+  {
+    name: 'the same button pressed twice while the first press runs: one job, the second told privately',
+    async run(ctx) {
+      const result = await imagined(ctx, 'a slow sunrise [fault:slow=1500]');
+      const before = ctx.requests().length;
+      await pressButton(ctx.h.slack, result, 'Re-roll');
+      await pressButton(ctx.h.slack, result, 'Re-roll');
+      await privately(ctx, 'U2', copy.alreadyRunning);
+      await ctx.h.slack.waitFor(() => results(ctx.h.slack, ctx.channel, result.ts)[0], 30_000);
+      await settledJobs(ctx);
+      expect(results(ctx.h.slack, ctx.channel, result.ts)).toHaveLength(1);
+      expect(ctx.requests().length - before).toBe(1);
+    },
+  },
+  {
+    name: 'a form submitted twice: one edit, the second sending told privately',
+    async run(ctx) {
+      const result = await imagined(ctx, 'a tall tree');
+      await pressButton(ctx.h.slack, result, 'Edit');
+      const form = await ctx.h.slack.waitFor(() => ctx.h.slack.views.find((view) => view.open && view.user === 'U2'));
+      await ctx.h.slack.userSubmitsView({ user: 'U2', viewId: form.id, text: 'add snow' });
+      await ctx.h.slack.userSubmitsView({ user: 'U2', viewId: form.id, text: 'add snow' });
+      await privately(ctx, 'U2', copy.formAlreadySent);
+      await ctx.h.slack.waitFor(() => results(ctx.h.slack, ctx.channel, result.ts)[0], 30_000);
+      await settledJobs(ctx);
+      expect(results(ctx.h.slack, ctx.channel, result.ts).map(shownText)).toEqual(['🖌️ v2 · from v1 · “add snow”']);
+    },
+  },
+  {
+    name: 'an empty instruction: the form stays open with the error, nothing sent',
+    async run(ctx) {
+      const result = await imagined(ctx, 'a red door');
+      const before = ctx.requests().length;
+      await pressButton(ctx.h.slack, result, 'Edit');
+      const form = await ctx.h.slack.waitFor(() => ctx.h.slack.views.find((view) => view.open && view.user === 'U2'));
+      const sent = await ctx.h.slack.userSubmitsView({ user: 'U2', viewId: form.id, text: ' \n ' });
+      expect(sent).toMatchObject({ closed: false, errors: { instruction: copy.emptyInstruction } });
+      await settledJobs(ctx);
+      expect(ctx.requests()).toHaveLength(before);
+    },
+  },
+  {
+    name: 'the form takes too long to open (trigger expired): a private answer, nothing sent',
+    async run(ctx) {
+      const result = await imagined(ctx, 'a blue bird');
+      const before = ctx.requests().length;
+      const viewsBefore = ctx.h.slack.views.length;
+      const restore = ctx.h.slack.expireTriggers();
+      try {
+        await pressButton(ctx.h.slack, result, 'Edit');
+        await privately(ctx, 'U2', copy.formTimedOut);
+      } finally {
+        restore();
+      }
+      expect(ctx.h.slack.views).toHaveLength(viewsBefore);
+      expect(ctx.requests()).toHaveLength(before);
+    },
+  },
+  {
+    name: 'a version whose file was deleted on the platform: Vary says so in the thread, nothing sent',
+    async run(ctx) {
+      const result = await imagined(ctx, 'a green hill');
+      ctx.h.slack.userDeletesFile(result.fileIds[0] ?? '');
+      const before = ctx.requests().length;
+      await pressButton(ctx.h.slack, result, 'Vary');
+      const answer = copy.fileUnavailable(copy.versionName(1), 'deleted');
+      await ctx.h.slack.waitFor(
+        (ws) => ws.botMessages('UBOT', { channel: ctx.channel, threadTs: result.ts }).find((m) => m.text === answer),
+        30_000,
+      );
+      await settledJobs(ctx);
+      expect(ctx.requests()).toHaveLength(before);
+      expect(results(ctx.h.slack, ctx.channel, result.ts)).toEqual([]);
+    },
+  },
+  {
+    name: 'Undo on a first version (a hand-made payload): a private answer, nothing shown',
+    async run(ctx) {
+      const result = await imagined(ctx, 'a white cat');
+      const vary = buttonsOf(result).find((button) => button.label === 'Vary');
+      const undo = (vary?.actionId ?? '').replace(/^gb1:v:/, 'gb1:u:');
+      await ctx.h.slack.userPresses({
+        user: 'U2',
+        channel: ctx.channel,
+        ts: result.ts,
+        actionId: undo,
+        forgedValue: undo,
+      });
+      await privately(ctx, 'U2', copy.nothingToUndo);
+      await settledJobs(ctx);
+      expect(results(ctx.h.slack, ctx.channel, result.ts)).toEqual([]);
+    },
+  },
+  {
+    name: 'a press with a bad signature: refused with 401, nothing happens',
+    async run(ctx) {
+      const result = await imagined(ctx, 'a grey stone');
+      const vary = buttonsOf(result).find((button) => button.label === 'Vary');
+      const press = await ctx.h.slack.userPresses({
+        user: 'U2',
+        channel: ctx.channel,
+        ts: result.ts,
+        actionId: vary?.actionId ?? '',
+        signature: 'invalid',
+      });
+      expect(press.delivery.attempts[0]).toMatchObject({ acked: false, status: 401 });
+      await settledJobs(ctx);
+      expect(results(ctx.h.slack, ctx.channel, result.ts)).toEqual([]);
+    },
+  },
+];

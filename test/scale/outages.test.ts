@@ -1,0 +1,234 @@
+import { copy } from '@genbot/core/chat';
+import { startEmulator, type Emulator } from '@genbot/emulator';
+import { startSlackFake, type SlackFake } from '@genbot/fakes';
+import { openStore } from '@genbot/store';
+import {
+  findPostgresBin,
+  findRedisServer,
+  installedOrSkipped,
+  POSTGRES_INSTALL_HINT,
+  type PostgresServer,
+  REDIS_INSTALL_HINT,
+  type RedisServer,
+  startPostgres,
+  startRedis,
+} from '@genbot/test-servers';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type GenbotProcess, spawnGenbot } from '../launcher/genbot-process.js';
+
+/**
+ * The engines of a scaled deployment failing under it: Redis going away and
+ * coming back, PostgreSQL restarting. A Slack replica and a worker run as
+ * processes; while an engine is down new work is refused in words that say
+ * trying again later helps, /readyz answers 503 naming the engine, nothing
+ * accepted is lost or answered twice, and work resumes once it is back.
+ */
+const installed =
+  installedOrSkipped({ name: 'Redis', found: findRedisServer() !== undefined, install: REDIS_INSTALL_HINT }) &&
+  installedOrSkipped({ name: 'PostgreSQL', found: findPostgresBin() !== undefined, install: POSTGRES_INSTALL_HINT });
+
+const API_KEY = 'outages-genai-key-2b7d';
+const cleanups: (() => Promise<unknown>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+interface Deployment {
+  redis: RedisServer;
+  postgres: PostgresServer;
+  slack: SlackFake;
+  replica: GenbotProcess;
+  worker: GenbotProcess;
+  /** Each process's health address. */
+  health: { replica: string; worker: string };
+}
+
+async function startDeployment(): Promise<Deployment> {
+  // Redis as a deployment runs it for a queue: with its append-only file, so a restart keeps the jobs.
+  const redis = await startRedis({ persist: true });
+  cleanups.push(() => redis.close());
+  const postgres = await startPostgres();
+  cleanups.push(() => postgres.close());
+  const emulator: Emulator = await startEmulator({ apiKey: API_KEY });
+  cleanups.push(() => emulator.close());
+  const slack = await startSlackFake({ botToken: 'xoxb-outages', signingSecret: 'outages-secret' });
+  cleanups.push(() => slack.close());
+  const env = {
+    REDIS_URL: redis.url,
+    DATABASE_URL: postgres.url,
+    GENAI_BASE_URL: emulator.url,
+    GENAI_API_KEY: API_KEY,
+    SLACK_BOT_TOKEN: slack.identity.botToken,
+    SLACK_SIGNING_SECRET: slack.identity.signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    HEALTH_PORT: '0',
+    // A worker that dies mid-outage hands its job on within seconds, not the default 30.
+    JOB_LOCK_MS: '4000',
+  };
+  const replica = spawnGenbot(['slack'], { ...env, SLACK_PORT: '0' });
+  cleanups.push(() => replica.stop(10_000));
+  const worker = spawnGenbot(['worker'], env);
+  cleanups.push(() => worker.stop(10_000));
+  const [, slackPort] = await replica.waitForLine(/^Slack: HTTP mode, .* at :(\d+)\/slack\/events$/, 60_000);
+  const [, replicaHealth] = await replica.waitForLine(/^Health: .* at :(\d+)$/, 10_000);
+  const [, workerHealth] = await worker.waitForLine(/^Health: .* at :(\d+)$/, 60_000);
+  slack.deliverTo(`http://127.0.0.1:${slackPort}/slack/events`);
+  return {
+    redis,
+    postgres,
+    slack,
+    replica,
+    worker,
+    health: { replica: `http://127.0.0.1:${replicaHealth}`, worker: `http://127.0.0.1:${workerHealth}` },
+  };
+}
+
+async function readyz(url: string): Promise<{ status: number; body: string }> {
+  const ask = () => fetch(`${url}/readyz`);
+  // A kept-alive connection the server closed between two probes resets once: ask again on a new one.
+  const response = await ask().catch(ask);
+  return { status: response.status, body: await response.text() };
+}
+
+/** Polls `check` until it holds, within `ms`; `why` says what the failure was about. */
+async function until(check: () => Promise<boolean> | boolean, why: () => string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms: ${why()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+let users = 0;
+/** The channel each prompt was asked in. */
+const channels = new Map<string, string>();
+
+/**
+ * `/imagine` as a user runs it, each time another user (one user's share of
+ * the line is not what these tests are about): the private answer it got (a
+ * refusal), if any.
+ */
+async function imagine(deployment: Deployment, prompt: string): Promise<string | undefined> {
+  const { slack } = deployment;
+  const user = `U${++users}`;
+  const before = slack.workspace.ephemerals.length;
+  // Each in its own channel, so its images are told apart by where they are.
+  channels.set(prompt, `C${user}`);
+  const run = await slack.userRunsCommand({ user, channel: `C${user}`, command: '/imagine', text: prompt });
+  expect(run.delivery.attempts[0]?.acked).toBe(true);
+  return slack.workspace.ephemerals.slice(before).find((message) => message.user === user)?.text;
+}
+
+/** Until the job's progress message is up: a worker took it and is waiting on the service. */
+async function running(deployment: Deployment, prompt: string): Promise<void> {
+  const progress = copy.imagining(prompt);
+  await until(
+    () => deployment.slack.workspace.messages.some((message) => message.text.includes(progress)),
+    () => logs(deployment),
+  );
+}
+
+/** Images uploaded for `prompt`, over every process. */
+function uploads(deployment: Deployment, prompt: string): number {
+  const channel = channels.get(prompt);
+  return [...deployment.slack.workspace.files.values()].filter((file) => file.completed && file.channel === channel)
+    .length;
+}
+
+function logs(deployment: Deployment): string {
+  return `replica:\n${deployment.replica.stderr().slice(-2000)}\nworker:\n${deployment.worker.stderr().slice(-2000)}`;
+}
+
+/** Every job in the store ended, none twice: the worker has nothing left to do. */
+async function expectAllFinished(deployment: Deployment): Promise<void> {
+  const store = await openStore(deployment.postgres.url);
+  try {
+    expect(await store.jobs.unfinished(['slack'])).toEqual([]);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Waits until the replica's and the worker's /readyz answer `status`; their bodies then. */
+async function untilEveryProcessAnswers(deployment: Deployment, status: 200 | 503): Promise<string[]> {
+  const bodies: string[] = [];
+  for (const url of [deployment.health.replica, deployment.health.worker]) {
+    await until(
+      async () => (await readyz(url)).status === status,
+      () => logs(deployment),
+    );
+    bodies.push((await readyz(url)).body);
+  }
+  return bodies;
+}
+
+/**
+ * Every accepted prompt uploaded, and once: the processes are stopped first, so nothing is left
+ * to run and a second upload would be here now. The refused one never ran.
+ */
+async function expectAnsweredOnce(deployment: Deployment, accepted: readonly string[], refused: string): Promise<void> {
+  for (const prompt of accepted) {
+    await until(
+      () => uploads(deployment, prompt) > 0,
+      () => `${prompt}\n${logs(deployment)}`,
+      60_000,
+    );
+  }
+  expect((await deployment.worker.stop(15_000)).code).toBe(0);
+  expect((await deployment.replica.stop(15_000)).code).toBe(0);
+  for (const prompt of accepted) expect(uploads(deployment, prompt)).toBe(1);
+  expect(uploads(deployment, refused)).toBe(0);
+  await expectAllFinished(deployment);
+}
+
+describe.runIf(installed)('a scaled deployment while its engines fail', () => {
+  it('Redis going away mid-run and coming back: refused in words while away, nothing accepted lost, work resumes', async () => {
+    const deployment = await startDeployment();
+    expect(copy.queueUnavailable).toBe(
+      "⚠️ I can't take requests right now (my job queue is unavailable). Please try again in a few minutes.",
+    );
+    // One job running in the worker (the service takes its time) and one waiting behind it on Redis.
+    const slow = 'a lighthouse through the outage [fault:slow=4000]';
+    const queued = 'a harbour queued before the outage';
+    expect(await imagine(deployment, slow)).toBeUndefined();
+    await running(deployment, slow);
+    expect(await imagine(deployment, queued)).toBeUndefined();
+
+    await deployment.redis.stop();
+    for (const body of await untilEveryProcessAnswers(deployment, 503)) {
+      expect(body).toMatch(/^redis: not reachable \(REDIS_URL\)/m);
+    }
+    expect(await imagine(deployment, 'a ship while Redis is away')).toBe(copy.queueUnavailable);
+
+    await deployment.redis.start();
+    await untilEveryProcessAnswers(deployment, 200);
+    const after = 'a bridge after Redis came back';
+    expect(await imagine(deployment, after)).toBeUndefined();
+    await expectAnsweredOnce(deployment, [slow, queued, after], 'a ship while Redis is away');
+  }, 180_000);
+
+  it('PostgreSQL restarting: refused in words while down, nothing accepted lost, work resumes', async () => {
+    const deployment = await startDeployment();
+    // Long enough for the database to be back before the service answers: an upload the database
+    // cannot record while it is down is the one window the contract leaves.
+    const slow = 'a lighthouse through the restart [fault:slow=15000]';
+    expect(await imagine(deployment, slow)).toBeUndefined();
+    await running(deployment, slow);
+    // Taken by the worker while the database is down: it waits in Redis until it is back.
+    const queued = 'a harbour queued before the restart';
+    expect(await imagine(deployment, queued)).toBeUndefined();
+
+    await deployment.postgres.stop();
+    for (const body of await untilEveryProcessAnswers(deployment, 503)) {
+      expect(body, logs(deployment)).toMatch(/^database: .*DATABASE_URL/m);
+    }
+    expect(await imagine(deployment, 'a ship while the database is down')).toBe(copy.storeUnavailable);
+
+    await deployment.postgres.start();
+    await untilEveryProcessAnswers(deployment, 200);
+    const after = 'a bridge after the restart';
+    expect(await imagine(deployment, after)).toBeUndefined();
+    await expectAnsweredOnce(deployment, [slow, queued, after], 'a ship while the database is down');
+  }, 180_000);
+});

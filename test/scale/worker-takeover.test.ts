@@ -1,0 +1,134 @@
+import { join } from 'node:path';
+import { copy } from '@genbot/core/chat';
+import type { JobRecord, Store } from '@genbot/core/store';
+import { type Emulator, startEmulator } from '@genbot/emulator';
+import { type DiscordFake, type SlackFake, startDiscordFake, startSlackFake } from '@genbot/fakes';
+import { openStore } from '@genbot/store';
+import { findPostgresBin, runToCompletion } from '@genbot/test-servers';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type GenbotProcess, spawnGenbot } from '../launcher/genbot-process.js';
+import { type Engines, enginesInstalled, type Outside, startEngines } from './engines.js';
+import { environmentOf, PROCESSES } from './topology.js';
+
+/**
+ * A worker starting while another runs a job older than the resume age, then that
+ * other worker killed with SIGKILL: the newcomer leaves the job to its holder, takes
+ * it over once the holder's lock lapses, and it ends once, in the message it had.
+ */
+
+const installed = enginesInstalled();
+const API_KEY = 'takeover-test-key-4Jx1';
+const JOB_LOCK_MS = 3_000;
+
+let engines: Engines;
+let slack: SlackFake;
+let discord: DiscordFake;
+let emulator: Emulator;
+let store: Store & { close(): Promise<void> };
+const running = new Map<string, GenbotProcess>();
+
+function outside(): Outside {
+  return {
+    genai: { baseUrl: emulator.url, apiKey: API_KEY },
+    slack: { botToken: slack.identity.botToken, signingSecret: slack.identity.signingSecret, apiUrl: slack.apiUrl },
+    discord: { token: discord.botToken, applicationId: discord.applicationId, apiUrl: discord.apiUrl },
+  };
+}
+
+async function start(name: string, extra: Record<string, string> = {}): Promise<GenbotProcess> {
+  const process = PROCESSES.find((candidate) => candidate.name === name);
+  if (process === undefined) throw new Error(`no process ${name} in the topology`);
+  const worker: Record<string, string> = process.role === 'worker' ? { JOB_LOCK_MS: String(JOB_LOCK_MS) } : {};
+  const genbot = spawnGenbot(process.args, {
+    ...environmentOf(process, engines.endpointsOf(process, outside())),
+    ...worker,
+    ...extra,
+  });
+  running.set(name, genbot);
+  await genbot.waitForLine(process.role === 'slack' ? /^Slack: HTTP mode/ : /^Worker: /, 60_000);
+  return genbot;
+}
+
+async function finishedJob(id: string, timeoutMs = 60_000): Promise<JobRecord> {
+  let found: JobRecord | undefined;
+  await vi.waitFor(
+    async () => {
+      found = await store.jobs.get(id);
+      expect(found?.state).toBe('finished');
+    },
+    { timeout: timeoutMs, interval: 100 },
+  );
+  if (found === undefined) throw new Error(`job ${id} not found`);
+  return found;
+}
+
+/** Moves a job's creation back by `minutes`, as if it had waited that long (psql, beside the server). */
+async function backdate(id: string, minutes: number): Promise<void> {
+  const bin = findPostgresBin();
+  if (bin === undefined) throw new Error('PostgreSQL is not installed');
+  const at = new Date(Date.now() - minutes * 60_000).toISOString();
+  await runToCompletion('psql', join(bin, 'psql'), [
+    engines.postgres.url,
+    '-v',
+    'ON_ERROR_STOP=1',
+    '-c',
+    `UPDATE jobs SET created_at = '${at}' WHERE id = '${id}'`,
+  ]);
+}
+
+describe.runIf(installed)('a worker starting beside a long job, then its holder killed', () => {
+  beforeAll(async () => {
+    engines = await startEngines();
+    slack = await startSlackFake({ botToken: 'xoxb-takeover', signingSecret: 'takeover-secret' });
+    discord = await startDiscordFake({ botToken: 'takeover-discord-token' });
+    emulator = await startEmulator({ apiKey: API_KEY });
+    await Promise.all([start('slack-1'), start('worker-1')]);
+    slack.deliverTo(engines.requestUrl);
+    store = await openStore(engines.postgres.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.allSettled([...running.values()].map((genbot) => genbot.stop(5_000)));
+    await store?.close();
+    await Promise.allSettled([emulator?.close(), slack?.close(), discord?.close()]);
+    await engines?.close();
+  }, 60_000);
+
+  it('leaves a job past the resume age to the worker running it, then resumes it once after SIGKILL', async () => {
+    const channel = 'C-takeover';
+    const bot = slack.identity.botUserId;
+    const mention = await slack.userSays({
+      user: 'U1',
+      channel,
+      text: `<@${bot}> tell me a long story [len:2500] [delay:120]`,
+    });
+    const eventId = mention.deliveries.find((delivery) => delivery.eventType === 'app_mention')?.eventId;
+    const jobId = `slack-ev-${eventId}`;
+    const threadTs = mention.threadTs ?? mention.ts;
+    const replies = () => slack.workspace.botMessages(bot, { channel, threadTs });
+    await slack.waitFor(() => (replies()[0]?.edits.length ?? 0) > 0, { timeoutMs: 30_000 });
+    // Past the 15 minutes after which a job the queue lost is told to ask again.
+    await backdate(jobId, 20);
+
+    const newcomer = await start('worker-2', { LOG_LEVEL: 'info' });
+    await vi.waitFor(() => expect(newcomer.stderr()).toMatch(/"held":1.*unfinished jobs picked up after a restart/), {
+      timeout: 30_000,
+      interval: 100,
+    });
+    expect(await store.jobs.get(jobId)).toMatchObject({ state: 'running', attempts: 1 });
+
+    const holder = running.get('worker-1');
+    holder?.child.kill('SIGKILL');
+    expect((await holder?.exited)?.signal).toBe('SIGKILL');
+    running.delete('worker-1');
+
+    const job = await finishedJob(jobId);
+    expect(job).toMatchObject({ outcome: 'done', attempts: 2 });
+    expect(job.steps.filter((step) => step.name === 'posted')).toHaveLength(1);
+    const [reply, ...more] = replies();
+    expect(more).toEqual([]);
+    expect(reply?.text).toMatch(/^You said/);
+    expect(reply?.text.length).toBeGreaterThan(2_000);
+    expect(slack.workspace.messages.filter((m) => m.text.includes(copy.restartedTooLate('').slice(0, 12)))).toEqual([]);
+  }, 180_000);
+});
