@@ -1,6 +1,6 @@
 import { copy } from '@genbot/core/chat';
 import type { DiscordInteraction, DiscordMessage } from '@genbot/fakes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { originalText } from './support/results.js';
 import { startStoreHarness, type StoreHarness } from './support/store-harness.js';
 
@@ -51,6 +51,15 @@ describe('Discord: jobs waiting for a worker show their place in line', () => {
       [copy.chatQueued(2)],
     ]);
     const places = mentions.map((mention) => repliesTo(mention)[0]?.id);
+    // A place is the job's first post once recorded; a worker taking the job before that would
+    // rightly post its own reply (and take the place back), so the worker starts after.
+    await vi.waitFor(
+      async () => {
+        const jobs = await Promise.all(mentions.map((mention) => h.store.jobs.get(`dc-msg-${mention.id}`)));
+        expect(jobs.map((job) => job?.steps.map((step) => step.messageId))).toEqual(places.map((id) => [id]));
+      },
+      { timeout: 10_000, interval: 20 },
+    );
 
     await h.startWorker();
     await h.fake.waitFor(
