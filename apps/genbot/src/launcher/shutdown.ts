@@ -130,11 +130,11 @@ export interface ShutdownOptions {
 
 /**
  * Waits for a stop trigger, then stops everything in order (admission closed, work in progress
- * finished within the drain time or aborted, connections closed) and resolves with the exit
- * status: 0 after a signal, 1 after a fatal error. The process exits within the drain time plus a
- * margin whatever hangs.
+ * finished within the drain time or aborted, connections closed) and ends the process with its
+ * status: 0 after a signal, 1 after a fatal error; within the drain time plus a margin whatever
+ * hangs.
  */
-export async function waitForShutdown(options: ShutdownOptions): Promise<ExitCode> {
+export async function waitForShutdown(options: ShutdownOptions): Promise<never> {
   const { logger, stderr, triggers } = options;
   const drainMs = options.drainMs ?? DRAIN_MS;
   const cause = await triggers.first;
@@ -150,9 +150,12 @@ export async function waitForShutdown(options: ShutdownOptions): Promise<ExitCod
   const clean = await stopAll(options.stages, drainMs, logger);
   triggers.stopped(status);
   stderr.write(clean ? 'genbot: stopped\n' : 'genbot: stopped (some parts did not close cleanly)\n');
-  // Everything is closed; a handle some library forgot must not keep the process running.
-  setTimeout(() => process.exit(status), 3000).unref();
-  return status;
+  // Everything is closed: exit now rather than when the event loop empties. Node's own teardown
+  // removes the signal handlers before the process ends, and a package manager's late copy of
+  // the signal landing then would kill it (pnpm then reports "interrupted", 130, for a clean
+  // stop). Standard streams are synchronous on Linux (terminal, file or pipe), and the log
+  // transport flushes on exit.
+  process.exit(status);
 }
 
 export async function stopAll(stages: ShutdownOptions['stages'], drainMs: number, logger: Logger): Promise<boolean> {
