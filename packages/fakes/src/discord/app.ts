@@ -25,6 +25,7 @@ export function createApp(
       return c.json({ message: '401: Unauthorized', code: 0 }, 401);
     }
     const path = c.req.path.slice(API_PREFIX.length);
+    if (!TOKEN_IN_PATH.test(c.req.path)) ctx.state.botRequests.push({ method: c.req.method, path });
     // Interaction callbacks and follow-ups are outside the bot's global limit, as on Discord.
     const globalWait = TOKEN_IN_PATH.test(c.req.path) ? undefined : ctx.rateLimits.takeGlobal();
     if (globalWait !== undefined) {

@@ -54,6 +54,12 @@ export interface RateLimitHit {
   readonly at: number;
 }
 
+/** A call to the REST API with the bot's token (interaction webhooks, whose path holds a token, are not kept). */
+export interface BotRequest {
+  readonly method: string;
+  readonly path: string;
+}
+
 /** A request the fake refused with a Discord error (a JSON `code`), without its token-bearing path. */
 export interface Refusal {
   readonly method: string;
@@ -82,6 +88,8 @@ export class GuildState {
   readonly botUser: UserRecord;
   readonly globalCommands: CommandRecord[] = [];
   readonly guildCommands: CommandRecord[] = [];
+  /** Every call the bot made with its token, in order: what a client really spends of its budget. */
+  readonly botRequests: BotRequest[] = [];
   /** Every 429 the fake answered, so tests can check a rate limit was really hit. */
   readonly rateLimitHits: RateLimitHit[] = [];
   /** Every Discord error the REST API answered, so tests can see a client tried too early or too late. */

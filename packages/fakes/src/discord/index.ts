@@ -28,6 +28,7 @@ import { onShard, shardOf, type ShardInfo } from './shards.js';
 export type {
   GuildRecord as DiscordGuildRecord,
   GuildState as DiscordGuildState,
+  BotRequest as DiscordBotRequest,
   RateLimitHit as DiscordRateLimitHit,
   Refusal as DiscordRefusal,
   UserRef as DiscordUserRef,
