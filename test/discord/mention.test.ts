@@ -28,6 +28,12 @@ function repliesTo(channelId: string, mention: DiscordMessage): DiscordMessage[]
   return h.botMessages(channelId).filter((message) => message.reference?.messageId === mention.id);
 }
 
+/** The bot's reads of one message over REST. */
+function readsOf(channelId: string, messageId: string): string[] {
+  const path = `/channels/${channelId}/messages/${messageId}`;
+  return h.fake.state.botRequests.flatMap((call) => (call.method === 'GET' && call.path === path ? [path] : []));
+}
+
 /**
  * Waits for the mention's conversation request, asks the emulator for the
  * same conversation, and waits until the bot's replies show exactly that.
@@ -63,6 +69,8 @@ describe('mentions on Discord', () => {
       content: 'ada: tell me about lighthouses [len:600] [delay:300]',
     });
     expect(replies).toHaveLength(1);
+    // The job carried the whole conversation (the mention alone): the worker read nothing back.
+    expect(readsOf(h.channelId, mention.id)).toEqual([]);
     const [reply] = replies;
     expect(reply?.content).toBe(expected);
     // Posted with the first text, then edited as the rest streamed in.
@@ -117,6 +125,28 @@ describe('mentions on Discord', () => {
       { role: 'assistant', content: firstAnswer },
       { role: 'user', content: 'cy: how tall is it?' },
     ]);
+  });
+
+  it('takes a reply to a message that replies to nothing as the whole conversation, read from nowhere', async () => {
+    const said = h.fake.userSays({
+      user: 'dan',
+      channelId: h.channelId,
+      content: 'The lighthouse of Alexandria was one of the seven wonders.',
+    });
+    const mention = h.fake.userSays({
+      user: 'ada',
+      channelId: h.channelId,
+      content: `${h.mention} how tall was it?`,
+      replyTo: said.id,
+    });
+    const { request } = await streamedReply(h.channelId, mention);
+    expect(request.messages).toEqual([
+      {
+        role: 'user',
+        content: 'dan: The lighthouse of Alexandria was one of the seven wonders.\n\nada: how tall was it?',
+      },
+    ]);
+    expect(readsOf(h.channelId, mention.id)).toEqual([]);
   });
 
   it('splits a reply over 2,000 characters cleanly into follow-up messages', async () => {

@@ -4,15 +4,42 @@ import type { Message } from 'discord.js';
 import { messageJobId } from './job-ids.js';
 import { toThreadMessage } from './thread-message.js';
 
+/** The message a mention replies to, and whether that one replies to another in the channel. */
+export interface ReferencedMessage {
+  message: ThreadMessage;
+  isReply: boolean;
+}
+
+/**
+ * The reply chain that ends at the mention, when ingress saw all of it: the
+ * mention alone, or the message it replies to (in the same channel) and the
+ * mention, when that one replies to nothing in the channel. A reference
+ * ingress could not read is left for the worker to try.
+ */
+function knownChain(
+  message: Message,
+  trigger: ThreadMessage,
+  referenced: ReferencedMessage | undefined,
+): ThreadMessage[] | undefined {
+  const reference = message.reference;
+  if (reference?.messageId === undefined || reference.channelId !== message.channelId) return [trigger];
+  if (referenced === undefined || referenced.isReply) return undefined;
+  return [referenced.message, trigger];
+}
+
 /**
  * A mention as a job: the mention and the message it replies to, as core
  * reads them (text with names, attachments as refs that a worker downloads
  * over REST). Replies keep the answer next to the mention; outside threads
- * the reply chain is the conversation.
+ * the reply chain is the conversation, and when it ends at the replied-to
+ * message (or at the mention) the job carries it whole, so the worker reads
+ * nothing back from Discord.
  */
-export function mentionJob(message: Message, selfId: string, referenced: ThreadMessage | undefined): ChatJob {
+export function mentionJob(message: Message, selfId: string, referenced: ReferencedMessage | undefined): ChatJob {
   const userId = message.author.id;
   const target = { channelId: message.channelId, threadId: message.id };
+  const trigger = toThreadMessage(message, selfId);
+  const history = message.channel.isThread() ? undefined : knownChain(message, trigger, referenced);
   return {
     id: messageJobId(message.id),
     platform: 'discord',
@@ -20,6 +47,15 @@ export function mentionJob(message: Message, selfId: string, referenced: ThreadM
     channelId: message.channelId,
     threadId: message.id,
     userId,
-    input: { kind: 'mention', mention: { target, trigger: toThreadMessage(message, selfId), referenced, userId } },
+    input: {
+      kind: 'mention',
+      mention: {
+        target,
+        trigger,
+        referenced: referenced?.message,
+        ...(history === undefined ? {} : { history }),
+        userId,
+      },
+    },
   };
 }

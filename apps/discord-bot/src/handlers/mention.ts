@@ -1,8 +1,7 @@
-import type { ThreadMessage } from '@genbot/core/chat';
 import type { Logger } from '@genbot/core/log';
 import type { Message } from 'discord.js';
 import { toChatError } from '../discord-errors.js';
-import { mentionJob } from '../mention-job.js';
+import { mentionJob, type ReferencedMessage } from '../mention-job.js';
 import { toThreadMessage } from '../thread-message.js';
 import { TURNED_AWAY } from '../turned-away.js';
 import type { IngressContext } from './context.js';
@@ -15,10 +14,17 @@ function addressesBot(message: Message, selfId: string): boolean {
 }
 
 /** The message a reply refers to; a deleted or unreadable one just means no reference. */
-async function referencedMessage(message: Message, selfId: string, logger: Logger): Promise<ThreadMessage | undefined> {
+async function referencedMessage(
+  message: Message,
+  selfId: string,
+  logger: Logger,
+): Promise<ReferencedMessage | undefined> {
   if (message.reference?.messageId === undefined) return undefined;
   try {
-    return toThreadMessage(await message.fetchReference(), selfId);
+    const referenced = await message.fetchReference();
+    const isReply =
+      referenced.reference?.messageId !== undefined && referenced.reference.channelId === message.channelId;
+    return { message: toThreadMessage(referenced, selfId), isReply };
   } catch (error) {
     logger.warn({ err: toChatError(error) }, 'could not read the replied-to message');
     return undefined;

@@ -17,6 +17,12 @@ export interface MentionInput {
   trigger: ThreadMessage;
   /** The message the mention replies to (Discord replies), if any. */
   referenced?: ThreadMessage | undefined;
+  /**
+   * The whole conversation, oldest first, when the platform's ingress saw all of it (a Discord
+   * reply chain of the mention and at most the message it replies to): the thread is then not
+   * read again, which spares a worker without the gateway's cache a REST call per mention.
+   */
+  history?: readonly ThreadMessage[] | undefined;
   /** The platform user asking; with `deps.scheduler`, the model call waits its turn under their share. */
   userId?: string | undefined;
 }
@@ -85,7 +91,7 @@ export async function handleMention(
     await answered.catch((error: unknown) => deps.logger.error({ err: error }, 'could not answer the mention'));
     return 'rejected';
   }
-  const history = await readThreadOrNothing(deps, input.target, signal);
+  const history = input.history ?? (await readThreadOrNothing(deps, input.target, signal));
   const fromThread = threadImages(history, input.trigger);
   if (fromThread.length > 0) {
     return editImage(

@@ -8,6 +8,9 @@ export class UnreadableJobError extends Error {
   override readonly name = 'UnreadableJobError';
 }
 
+/** A conversation ingress saw whole is short (the mention and what it replies to). */
+const MAX_KNOWN_HISTORY = 2;
+
 const target = z.object({ channelId: z.string().min(1), threadId: z.string().min(1).optional() });
 
 const attachment = z.object({
@@ -36,7 +39,13 @@ const inputSchema = z.discriminatedUnion('kind', [
   }),
   z.object({
     kind: z.literal('mention'),
-    mention: z.object({ target, trigger: message, referenced: message.optional(), userId: z.string().min(1) }),
+    mention: z.object({
+      target,
+      trigger: message,
+      referenced: message.optional(),
+      history: z.array(message).max(MAX_KNOWN_HISTORY).optional(),
+      userId: z.string().min(1),
+    }),
   }),
   ...(['reroll', 'vary', 'edit', 'undo'] as const).map((kind) =>
     z.object({
