@@ -90,6 +90,39 @@ describe('a Discord job run from its data alone, with no gateway', () => {
     expect(replies[0]?.content).not.toBe('');
   });
 
+  it('reads a channel it has not seen once, however many of its jobs start together', async () => {
+    const channelId = fake.state.addChannel('lobby').id;
+    const userId = fake.state.user('ada').id;
+    const jobs = ['one', 'two', 'three'].map((word) => {
+      const mention = fake.userSays({ user: 'ada', channelId, content: `<@${fake.botUser.id}> ${word}` });
+      const trigger = {
+        id: mention.id,
+        author: { id: userId, name: 'ada', isBot: false, isSelf: false },
+        text: word,
+        attachments: [],
+      };
+      const target = { channelId, threadId: mention.id };
+      return fromStorage(
+        JSON.stringify({
+          id: `dc-msg-${mention.id}`,
+          platform: 'discord',
+          workspaceId: fake.guildId,
+          channelId,
+          threadId: mention.id,
+          userId,
+          input: { kind: 'mention', mention: { target, trigger, history: [trigger], userId } },
+        }),
+      );
+    });
+    const before = fake.state.botRequests.length;
+    await Promise.all(jobs.map((job) => runJob(job, worker.surfaces, worker.deps)));
+    const reads = fake.state.botRequests
+      .slice(before)
+      .filter((call) => call.method === 'GET' && call.path.startsWith('/channels/'));
+    // What it takes to build one channel without a gateway (its place, then the channel), once.
+    expect(reads.map((call) => call.path)).toEqual([`/channels/${channelId}`, `/channels/${channelId}`]);
+  });
+
   it('fills in a deferred /imagine through the interaction webhook while the token lasts', async () => {
     const prompt = 'a quiet harbour';
     const interaction = adaImagines(prompt);

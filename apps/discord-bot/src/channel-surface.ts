@@ -10,7 +10,14 @@ import type {
   UploadFile,
   UploadReceipt,
 } from '@genbot/core/chat';
-import { Routes, type Client, type Message, type MessageCreateOptions, type SendableChannels } from 'discord.js';
+import {
+  type Channel,
+  type Client,
+  type Message,
+  type MessageCreateOptions,
+  Routes,
+  type SendableChannels,
+} from 'discord.js';
 import { z } from 'zod';
 import { DiscordCallError, discordCall } from './discord-errors.js';
 import { downloadAttachment, encodeLocation, type AttachmentLocation } from './download.js';
@@ -52,6 +59,7 @@ export class ChannelSurface implements ChatSurface {
   readonly limits = discordLimits();
   readonly #client: Client;
   readonly #selfId: string;
+  readonly #fetching = new Map<string, Promise<Channel | null>>();
 
   constructor(client: Client, selfId: string) {
     this.#client = client;
@@ -199,9 +207,23 @@ export class ChannelSurface implements ChatSurface {
   }
 
   async #channel(channelId: string): Promise<SendableChannels> {
-    const channel = this.#client.channels.cache.get(channelId) ?? (await this.#fetchChannel(channelId));
+    const channel = this.#client.channels.cache.get(channelId) ?? (await this.#fetchOnce(channelId));
     if (channel === null || !channel.isSendable()) throw new Error(`channel ${channelId} takes no messages`);
     return channel;
+  }
+
+  /**
+   * One fetch of a channel at a time: the jobs that start together in a channel
+   * the cache lacks (a worker's first minute) would each read it, spending the
+   * bot's global request budget that their first words then wait for.
+   */
+  #fetchOnce(channelId: string): Promise<Channel | null> {
+    let fetching = this.#fetching.get(channelId);
+    if (fetching === undefined) {
+      fetching = this.#fetchChannel(channelId).finally(() => this.#fetching.delete(channelId));
+      this.#fetching.set(channelId, fetching);
+    }
+    return fetching;
   }
 
   /**
