@@ -23,6 +23,8 @@ export class MemoryPlatform implements SurfaceFactory {
     messageId: string;
     fileIds: string[];
   }[] = [];
+  /** Called as each message is posted, before the post returns (a test acts at that exact step). */
+  onPost: ((text: string) => void) | undefined;
   #next = 1;
 
   surfaceFor(): ChatSurface {
@@ -37,6 +39,7 @@ export class MemoryPlatform implements SurfaceFactory {
       post: async (target, text): Promise<MessageRef> => {
         const messageId = `m${this.#next++}`;
         this.messages.set(messageId, { target, text });
+        this.onPost?.(text);
         return { ...target, messageId };
       },
       edit: async (message, text) => {

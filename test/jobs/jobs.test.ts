@@ -6,9 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copy } from '@genbot/core/chat';
 import { QueueUnavailableError } from '@genbot/core/errors';
-import { InMemoryUserShares, InProcessJobQueue, type JobQueue } from '@genbot/core/jobs';
+import { InMemoryUserShares, InProcessJobQueue, JobHandedOverError, type JobQueue } from '@genbot/core/jobs';
 import { createLogger } from '@genbot/core/log';
-import { ChatJobIntake, CHAT_JOB_SCHEMA_VERSION, type SharedPlaces, toNewJob } from '@genbot/core/work';
+import { ChatJobIntake, CHAT_JOB_SCHEMA_VERSION, queuedJob, type SharedPlaces, toNewJob } from '@genbot/core/work';
 import { afterEach, describe, expect, it } from 'vitest';
 import { imagineJob, mentionJob, type Rig, startRig } from './harness.js';
 
@@ -138,6 +138,26 @@ describe('jobs from intake to the platform', () => {
     expect(await rig.worker.resume(rig.queue)).toEqual({ resumed: 0, abandoned: 0, held: 1 });
     expect(rig.platform.texts()).toEqual([]);
     expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'queued' });
+  });
+
+  it('stops a run handed to another worker without a word, and that worker finishes it from its steps', async () => {
+    rig = await startRig({ process: false });
+    const job = imagineJob('a lost lock');
+    await rig.intake.submit(job);
+    const handedOn = new AbortController();
+    // The queue lost this worker's hold on the job just as its progress message went out.
+    rig.platform.onPost = () => handedOn.abort(new JobHandedOverError(job.id));
+    await rig.worker.handle({ job: queuedJob(toNewJob(job)), attempt: 1, signal: handedOn.signal });
+    expect(rig.platform.texts()).toEqual([copy.imagining('a lost lock')]);
+    expect(rig.platform.uploads).toHaveLength(0);
+    expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'running' });
+
+    rig.platform.onPost = undefined;
+    const signal = new AbortController().signal;
+    await rig.worker.handle({ job: queuedJob(toNewJob(job)), attempt: 2, signal });
+    expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'finished', outcome: 'done' });
+    expect(rig.platform.messages.size).toBe(2);
+    expect(rig.platform.uploads).toHaveLength(1);
   });
 
   it('refuses a job of another schema version with a message, and sends nothing to the service', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { type JobDelivery, JobLeftForLaterError, type QueuedJob } from '@genbot/core/jobs';
+import { type JobDelivery, JobHandedOverError, JobLeftForLaterError, type QueuedJob } from '@genbot/core/jobs';
 import { createLogger } from '@genbot/core/log';
 import {
   findRedisServer,
@@ -274,6 +274,30 @@ describe.runIf(installed)('BullJobQueue on a real Redis', () => {
     expect(held.deliveries[0]?.attempt).toBe(2);
     expect(held.deliveries[0]?.job.id).toBe('killed-mid-job');
   }, 40_000);
+
+  it('stops a run whose hold on its job was lost, and the job runs again from another delivery', async () => {
+    const options = { lockDurationMs: 1_000, stalledIntervalMs: 500 };
+    await queueOf(options).add(imageJob('lost-hold'));
+    const deliveries: JobDelivery[] = [];
+    const handler = async (delivery: JobDelivery): Promise<void> => {
+      deliveries.push(delivery);
+      if (deliveries.length > 1) return;
+      await new Promise((resolve) => delivery.signal.addEventListener('abort', resolve, { once: true }));
+    };
+    for (const queue of [queueOf(options), queueOf(options)]) {
+      queue.process(handler, { concurrency: ONE_EACH, platforms: ['slack'] });
+    }
+    await vi.waitFor(() => expect(deliveries).toHaveLength(1), { timeout: 10_000 });
+    // What an event-loop stall longer than the lock does: the lock lapses while the run goes on.
+    const client = new Redis(redis.url);
+    await client.del(`bull:${queueName('slack', 'image')}:${bullJobId('lost-hold')}:lock`);
+    client.disconnect();
+    await vi.waitFor(() => expect(deliveries[0]?.signal.aborted).toBe(true), { timeout: 10_000 });
+    expect(deliveries[0]?.signal.reason).toBeInstanceOf(JobHandedOverError);
+    await vi.waitFor(() => expect(deliveries).toHaveLength(2), { timeout: 15_000 });
+    expect(deliveries[1]).toMatchObject({ job: { id: 'lost-hold' }, attempt: 2 });
+    expect(deliveries[1]?.signal.aborted).toBe(false);
+  }, 30_000);
 
   it('refuses adds in words while Redis is away, loses nothing accepted and works on after', async () => {
     const queue = queueOf({ lockDurationMs: 1_000, stalledIntervalMs: 500 });

@@ -1,5 +1,5 @@
 import type { JobHandler, JobLane, JobQueue, ProcessOptions, QueuedJob } from '@genbot/core/jobs';
-import { JOB_LANES, JobLeftForLaterError } from '@genbot/core/jobs';
+import { JOB_LANES, JobHandedOverError, JobLeftForLaterError } from '@genbot/core/jobs';
 import type { Logger } from '@genbot/core/log';
 import { DelayedError, type Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -30,7 +30,7 @@ export interface BullJobQueueOptions {
   history?: { completed: number; failed: number };
   /** A newer deploy's entries are put back for this long before an older worker looks again (default 30 s). */
   newerEntryDelayMs?: number;
-  /** Aborts the signal of every running delivery (the process's drain deadline). */
+  /** Aborts the signal of every running delivery (the process's drain deadline); each delivery has its own besides. */
   stopSignal?: AbortSignal;
 }
 
@@ -47,6 +47,8 @@ export class BullJobQueue implements JobQueue {
   readonly #connection: Redis;
   readonly #queues = new Map<string, Queue>();
   readonly #workers: Worker[] = [];
+  /** The deliveries running here, by BullMQ job id: aborting one stops its run alone. */
+  readonly #running = new Map<string, { jobId: string; controller: AbortController }>();
   #workerConnection: Redis | undefined;
 
   constructor(options: BullJobQueueOptions) {
@@ -108,6 +110,11 @@ export class BullJobQueue implements JobQueue {
         worker.on('failed', (job, error) => {
           this.#options.logger.error({ err: error, jobId: job?.data?.id, lane, platform }, 'queued job failed');
         });
+        // Fired when BullMQ found the lock of a job it runs here gone or another's (an event-loop stall or a
+        // Redis hiccup outlasted it): another worker's stalled check may take the job, so this run stops.
+        worker.on('lockRenewalFailed', (jobIds) => {
+          for (const jobId of jobIds) this.#handOver(jobId, lane, platform);
+        });
         worker.on('error', (error) => this.#options.logger.warn({ err: error, lane, platform }, 'job worker error'));
         this.#workers.push(worker);
       }
@@ -161,7 +168,12 @@ export class BullJobQueue implements JobQueue {
       await job.moveToDelayed(Date.now() + (this.#options.newerEntryDelayMs ?? 30_000), token);
       throw new DelayedError();
     }
-    const signal = this.#options.stopSignal ?? new AbortController().signal;
+    const own = { jobId: entry.job.id, controller: new AbortController() };
+    const bullId = job.id ?? bullJobId(entry.job.id);
+    this.#running.set(bullId, own);
+    const { stopSignal } = this.#options;
+    const mine = own.controller.signal;
+    const signal = stopSignal === undefined ? mine : AbortSignal.any([mine, stopSignal]);
     try {
       await handler({ job: entry.job, attempt: Math.max(1, job.attemptsStarted), signal });
     } catch (error) {
@@ -173,7 +185,17 @@ export class BullJobQueue implements JobQueue {
       }
       await job.moveToDelayed(Date.now() + error.afterMs, token);
       throw new DelayedError();
+    } finally {
+      if (this.#running.get(bullId) === own) this.#running.delete(bullId);
     }
+  }
+
+  #handOver(bullId: string, lane: JobLane, platform: string): void {
+    const running = this.#running.get(bullId);
+    if (running === undefined || running.controller.signal.aborted) return;
+    const { jobId } = running;
+    this.#options.logger.warn({ jobId, lane, platform }, 'lost the hold on a running job: stopping it here');
+    running.controller.abort(new JobHandedOverError(jobId));
   }
 
   #queue(platform: string, lane: JobLane): Queue {

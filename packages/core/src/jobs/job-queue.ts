@@ -26,7 +26,11 @@ export interface JobDelivery {
    * makes a repeat safe with the store's claim and recorded steps).
    */
   attempt: number;
-  /** Aborted when the process stops past its drain deadline. */
+  /**
+   * This delivery's own: aborted when the process stops past its drain
+   * deadline, and, with a `JobHandedOverError`, when the queue no longer
+   * counts the job as this worker's (another worker resumes it).
+   */
   signal: AbortSignal;
 }
 

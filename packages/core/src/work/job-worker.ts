@@ -11,6 +11,7 @@ import type { VersionLineage } from '../results/lineage.js';
 import { resolveResultAction } from '../results/resolve-action.js';
 import { resultButtons } from '../results/result-buttons.js';
 import type { JobDelivery, JobHandler, JobQueue } from '../jobs/job-queue.js';
+import { handedOver } from '../jobs/job-handed-over-error.js';
 import type { SharedCancellations } from '../jobs/shared-cancellations.js';
 import type { BotRuntime } from '../runtime/bot-runtime.js';
 import {
@@ -117,7 +118,7 @@ export class JobWorker {
       await this.#stored('finish the job', () => store.jobs.finish(record.id, 'failed', 'unreadable'));
       return;
     }
-    await this.#run(job, record);
+    await this.#run(job, record, delivery.signal);
   };
 
   /**
@@ -159,7 +160,7 @@ export class JobWorker {
     return result;
   }
 
-  async #run(job: ChatJob, record: JobRecord): Promise<void> {
+  async #run(job: ChatJob, record: JobRecord, delivery: AbortSignal): Promise<void> {
     const { store, runtime, logger } = this.#options;
     const factory = this.#factory(job.platform);
     const meter = new UsageMeter();
@@ -205,7 +206,7 @@ export class JobWorker {
             resolve('cancelled');
             return;
           }
-          resolve(await plan.run(deps, signal));
+          resolve(await plan.run(deps, AbortSignal.any([signal, delivery])));
         },
         onError: (error) => {
           logger.error({ err: error, jobId: job.id }, 'job failed');
@@ -215,6 +216,11 @@ export class JobWorker {
       if (!admission.accepted) resolve('stopped');
     });
     await this.#recordUsage(job, meter);
+    // Another worker runs it now from its recorded steps, and finishes it.
+    if (handedOver(delivery)) {
+      logger.warn({ jobId: job.id }, 'job handed to another worker: this run stopped');
+      return;
+    }
     // Caught by the drain (its last word says it continues after the restart): the next start resumes it.
     if (outcome === 'stopped' || (!runtime.accepting && outcome !== 'done')) {
       logger.info({ jobId: job.id }, 'job left for the next start');
