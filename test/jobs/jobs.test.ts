@@ -6,7 +6,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copy } from '@genbot/core/chat';
 import { QueueUnavailableError } from '@genbot/core/errors';
-import { InMemoryUserShares, InProcessJobQueue, JobHandedOverError, type JobQueue } from '@genbot/core/jobs';
+import {
+  InMemoryUserShares,
+  InProcessJobQueue,
+  JobGivenUpError,
+  JobHandedOverError,
+  type JobQueue,
+  type QueuedJob,
+} from '@genbot/core/jobs';
 import { createLogger } from '@genbot/core/log';
 import { ChatJobIntake, CHAT_JOB_SCHEMA_VERSION, queuedJob, type SharedPlaces, toNewJob } from '@genbot/core/work';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -158,6 +165,37 @@ describe('jobs from intake to the platform', () => {
     expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'finished', outcome: 'done' });
     expect(rig.platform.messages.size).toBe(2);
     expect(rig.platform.uploads).toHaveLength(1);
+  });
+
+  it('ends a job the queue gave up on as failed, tells the user once and never queues it again', async () => {
+    rig = await startRig({ process: false });
+    const job = imagineJob('a crashing request');
+    await rig.intake.submit(job);
+    await rig.store.jobs.claim(job.id);
+    const queued = queuedJob(toNewJob(job));
+    await Promise.all([rig.worker.giveUp(queued), rig.worker.giveUp(queued)]);
+    expect(await rig.store.jobs.get(job.id)).toMatchObject({
+      state: 'finished',
+      outcome: 'failed',
+      outcomeDetail: 'stalled too often',
+    });
+    expect(rig.platform.texts()).toEqual([copy.interruptedTooOften('a crashing request')]);
+    expect(await rig.worker.resume(new InProcessJobQueue())).toEqual({ resumed: 0, abandoned: 0, held: 0 });
+    expect(rig.emulator.requests).toHaveLength(0);
+  });
+
+  it('ends a job on start when the queue says it gave up on it (the process told of it died first)', async () => {
+    rig = await startRig({ process: false });
+    const job = imagineJob('given up on meanwhile');
+    await rig.intake.submit(job);
+    const queue = new (class extends InProcessJobQueue {
+      override async add(queued: QueuedJob): Promise<void> {
+        throw new JobGivenUpError(queued.id);
+      }
+    })();
+    expect(await rig.worker.resume(queue)).toEqual({ resumed: 0, abandoned: 1, held: 0 });
+    expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'finished', outcome: 'failed' });
+    expect(rig.platform.texts()).toEqual([copy.interruptedTooOften('given up on meanwhile')]);
   });
 
   it('refuses a job of another schema version with a message, and sends nothing to the service', async () => {

@@ -1,5 +1,11 @@
 import { spawn } from 'node:child_process';
-import { type JobDelivery, JobHandedOverError, JobLeftForLaterError, type QueuedJob } from '@genbot/core/jobs';
+import {
+  type JobDelivery,
+  JobGivenUpError,
+  JobHandedOverError,
+  JobLeftForLaterError,
+  type QueuedJob,
+} from '@genbot/core/jobs';
 import { createLogger } from '@genbot/core/log';
 import {
   findRedisServer,
@@ -297,6 +303,41 @@ describe.runIf(installed)('BullJobQueue on a real Redis', () => {
     await vi.waitFor(() => expect(deliveries).toHaveLength(2), { timeout: 15_000 });
     expect(deliveries[1]).toMatchObject({ job: { id: 'lost-hold' }, attempt: 2 });
     expect(deliveries[1]?.signal.aborted).toBe(false);
+  }, 30_000);
+
+  it('gives up on a job that stalled too often: tells its owner once and never queues it again', async () => {
+    const options = { lockDurationMs: 1_000, stalledIntervalMs: 500, maxStalledCount: 0 };
+    const queue = queueOf(options);
+    await queue.add(imageJob('stalls'));
+    const deliveries: JobDelivery[] = [];
+    const givenUp: QueuedJob[] = [];
+    queue.process(
+      async (delivery) => {
+        deliveries.push(delivery);
+        await new Promise((resolve) => delivery.signal.addEventListener('abort', resolve, { once: true }));
+      },
+      {
+        concurrency: ONE_EACH,
+        platforms: ['slack'],
+        onGivenUp: async (job) => {
+          givenUp.push(job);
+        },
+      },
+    );
+    await vi.waitFor(() => expect(deliveries).toHaveLength(1), { timeout: 10_000 });
+    // The worker stalls: its lock lapses mid-job, and with no stall allowed the queue gives up.
+    const client = new Redis(redis.url);
+    await client.del(`bull:${queueName('slack', 'image')}:${bullJobId('stalls')}:lock`);
+    client.disconnect();
+    await vi.waitFor(() => expect(givenUp).toEqual([imageJob('stalls')]), { timeout: 15_000 });
+    expect(deliveries).toHaveLength(1);
+    // A resume of the store's unfinished jobs is told, not let in.
+    await expect(queueOf().add(imageJob('stalls'))).rejects.toBeInstanceOf(JobGivenUpError);
+    const raw = rawQueue('slack', 'image');
+    expect(await raw.getJobState(bullJobId('stalls'))).toBe('failed');
+    await raw.close();
+    expect(deliveries).toHaveLength(1);
+    expect(givenUp).toHaveLength(1);
   }, 30_000);
 
   it('refuses adds in words while Redis is away, loses nothing accepted and works on after', async () => {

@@ -1,10 +1,17 @@
 import type { JobHandler, JobLane, JobQueue, ProcessOptions, QueuedJob } from '@genbot/core/jobs';
-import { JOB_LANES, JobHandedOverError, JobLeftForLaterError } from '@genbot/core/jobs';
+import { JOB_LANES, JobGivenUpError, JobHandedOverError, JobLeftForLaterError } from '@genbot/core/jobs';
 import type { Logger } from '@genbot/core/log';
 import { DelayedError, type Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { bullJobId, queueName, readEntry, writeEntry } from './queue-entry.js';
 import { commandConnection, reaching, workerConnection } from './redis-connection.js';
+
+/**
+ * The reason BullMQ fails a job with once it stalled more than
+ * `maxStalledCount` times (its `moveStalledJobsToWait` script marks it, and
+ * the next worker to take it fails it without running it).
+ */
+const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';
 
 /** BullMQ's global rate limiter: at most `max` jobs of a queue start per `durationMs`, across all workers. */
 export interface RateLimit {
@@ -49,6 +56,8 @@ export class BullJobQueue implements JobQueue {
   readonly #workers: Worker[] = [];
   /** The deliveries running here, by BullMQ job id: aborting one stops its run alone. */
   readonly #running = new Map<string, { jobId: string; controller: AbortController }>();
+  /** Jobs given up on that are still being ended in the store: `close` waits for them. */
+  readonly #givingUp = new Set<Promise<void>>();
   #workerConnection: Redis | undefined;
 
   constructor(options: BullJobQueueOptions) {
@@ -72,6 +81,9 @@ export class BullJobQueue implements JobQueue {
       // BullMQ keeps an ended job's id in its history and ignores an add under it; the store
       // says the job is not finished (a worker stopped mid-job), so it runs again.
       const state = await queue.getJobState(jobId);
+      if (state === 'failed' && (await queue.getJob(jobId))?.failedReason === STALLED_TOO_OFTEN) {
+        throw new JobGivenUpError(job.id);
+      }
       if (state === 'completed' || state === 'failed') await queue.remove(jobId);
       await queue.add(job.lane, writeEntry(job), {
         jobId,
@@ -109,6 +121,7 @@ export class BullJobQueue implements JobQueue {
         });
         worker.on('failed', (job, error) => {
           this.#options.logger.error({ err: error, jobId: job?.data?.id, lane, platform }, 'queued job failed');
+          if (job !== undefined && error.message === STALLED_TOO_OFTEN) this.#givenUp(job, options);
         });
         // Fired when BullMQ found the lock of a job it runs here gone or another's (an event-loop stall or a
         // Redis hiccup outlasted it): another worker's stalled check may take the job, so this run stops.
@@ -149,6 +162,7 @@ export class BullJobQueue implements JobQueue {
   /** Stops taking jobs and waits for the running ones to end, then lets go of Redis. */
   async close(): Promise<void> {
     await Promise.all(this.#workers.splice(0).map((worker) => worker.close()));
+    await Promise.all(this.#givingUp);
     await Promise.all([...this.#queues.values()].map((queue) => queue.close()));
     this.#queues.clear();
     this.#workerConnection?.disconnect();
@@ -188,6 +202,19 @@ export class BullJobQueue implements JobQueue {
     } finally {
       if (this.#running.get(bullId) === own) this.#running.delete(bullId);
     }
+  }
+
+  /** Told by the one worker that failed the job, so the store ends it once. */
+  #givenUp(job: Job, options: ProcessOptions): void {
+    const entry = readEntry(job.data);
+    if (entry.kind !== 'job' || options.onGivenUp === undefined) return;
+    const ending = options
+      .onGivenUp(entry.job)
+      .catch((error: unknown) =>
+        this.#options.logger.error({ err: error, jobId: entry.job.id }, 'could not end a job given up on'),
+      )
+      .finally(() => this.#givingUp.delete(ending));
+    this.#givingUp.add(ending);
   }
 
   #handOver(bullId: string, lane: JobLane, platform: string): void {
