@@ -95,6 +95,8 @@ export class MemoryPlatform implements SurfaceFactory {
 export interface Rig {
   store: Store;
   emulator: Emulator;
+  /** The model service's client the worker uses, for a test's own worker. */
+  client: GenAiClient;
   platform: MemoryPlatform;
   runtime: BotRuntime;
   queue: InProcessJobQueue;
@@ -157,6 +159,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   return {
     store,
     emulator,
+    client,
     platform,
     runtime,
     queue,

@@ -15,7 +15,14 @@ import {
   type QueuedJob,
 } from '@genbot/core/jobs';
 import { createLogger } from '@genbot/core/log';
-import { ChatJobIntake, CHAT_JOB_SCHEMA_VERSION, queuedJob, type SharedPlaces, toNewJob } from '@genbot/core/work';
+import {
+  ChatJobIntake,
+  CHAT_JOB_SCHEMA_VERSION,
+  JobWorker,
+  queuedJob,
+  type SharedPlaces,
+  toNewJob,
+} from '@genbot/core/work';
 import { afterEach, describe, expect, it } from 'vitest';
 import { imagineJob, mentionJob, type Rig, startRig } from './harness.js';
 
@@ -196,6 +203,29 @@ describe('jobs from intake to the platform', () => {
     expect(await rig.worker.resume(queue)).toEqual({ resumed: 0, abandoned: 1, held: 0 });
     expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'finished', outcome: 'failed' });
     expect(rig.platform.texts()).toEqual([copy.interruptedTooOften('given up on meanwhile')]);
+  });
+
+  it('takes back the place of a job whose trigger another process heard deleted before a worker took it', async () => {
+    rig = await startRig({ process: false });
+    const job = mentionJob('withdrawn before it ran');
+    await rig.intake.submit(job);
+    // Its place in line, shown by ingress as its first post (as on a platform without private messages).
+    const place = await rig.platform.surfaceFor().post({ channelId: 'C1', threadId: job.threadId }, copy.chatQueued(1));
+    await rig.store.jobs.recordStep(job.id, { name: 'posted', index: 0, messageId: place.messageId });
+    const logger = createLogger({ level: 'silent' });
+    const worker = new JobWorker({
+      store: rig.store,
+      runtime: rig.runtime,
+      surfaces: [{ platform: 'slack', surfaceFor: () => rig!.platform.surfaceFor(), cancelKey: (asked) => asked.id }],
+      deps: { images: rig.client, chat: rig.client, config: { imageModel: 'img', chatModel: 'chat' }, logger },
+      logger,
+      cancellations: { cancelled: async () => true },
+    });
+    await worker.handle({ job: queuedJob(toNewJob(job)), attempt: 1, signal: new AbortController().signal });
+    expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'finished', outcome: 'rejected' });
+    // This platform cannot delete a message: the place says the request was cancelled.
+    expect(rig.platform.texts()).toEqual([copy.cancelled]);
+    expect(rig.emulator.requests).toHaveLength(0);
   });
 
   it('refuses a job of another schema version with a message, and sends nothing to the service', async () => {

@@ -25,6 +25,7 @@ import {
 } from '../store/index.js';
 import { type ChatJob, type SurfaceFactory, targetOf } from './chat-job.js';
 import { queuedJob } from './chat-job-intake.js';
+import { takeBackFirstPost } from './places-in-line.js';
 import { askedIn, parseChatJob, UnreadableJobError } from './parse-chat-job.js';
 import { RecordedSurface } from './recorded-surface.js';
 import { type UntilStoredOptions, untilStored } from './until-stored.js';
@@ -261,6 +262,11 @@ export class JobWorker {
     if (outcome === 'cancelled') {
       logger.info({ jobId: job.id }, 'trigger deleted before the job started: not run');
       await this.#stored('finish the job', () => store.jobs.finish(job.id, 'rejected', 'cancelled'));
+      try {
+        await takeBackFirstPost({ surface: platformSurface, channels: runtime.channels, logger }, job, record);
+      } catch (error) {
+        logger.warn({ err: error, jobId: job.id }, 'could not take back the place in line of a cancelled job');
+      }
       return;
     }
     await this.#stored('finish the job', () => store.jobs.finish(job.id, outcome));
