@@ -73,3 +73,43 @@ describe('Discord: jobs waiting for a worker show their place in line', () => {
     expect(mentions.map((mention) => repliesTo(mention).map((reply) => reply.id))).toEqual(places.map((id) => [id]));
   });
 });
+
+describe('Discord: a job waiting for a worker whose mention is deleted', () => {
+  let w: StoreHarness;
+  beforeAll(async () => {
+    w = await startStoreHarness({ worker: false });
+  });
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  it('takes its place in line back, ends as cancelled and never runs; the others still do', async () => {
+    const replies = (mention: DiscordMessage): DiscordMessage[] =>
+      w.botMessages(w.channelId).filter((message) => message.reference?.messageId === mention.id);
+    const withdrawn = w.fake.userSays({ user: 'bob', channelId: w.channelId, content: `${w.mention} never mind` });
+    const kept = w.fake.userSays({ user: 'ada', channelId: w.channelId, content: `${w.mention} still here` });
+    await vi.waitFor(
+      async () => {
+        const jobs = await Promise.all([withdrawn, kept].map((mention) => w.store.jobs.get(`dc-msg-${mention.id}`)));
+        expect(jobs.map((job) => job?.steps.length)).toEqual([1, 1]);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    expect(replies(withdrawn).map((reply) => reply.content)).toEqual([copy.chatQueued(1)]);
+
+    w.fake.userDeletes({ channelId: w.channelId, messageId: withdrawn.id });
+    await w.fake.waitFor(() => replies(withdrawn).length === 0, 10_000);
+    expect(await w.store.jobs.get(`dc-msg-${withdrawn.id}`)).toMatchObject({
+      state: 'finished',
+      outcome: 'rejected',
+      outcomeDetail: 'cancelled',
+    });
+
+    await w.startWorker();
+    await w.fake.waitFor(() => replies(kept)[0]?.content.startsWith('You said') === true, 20_000);
+    expect(replies(withdrawn)).toEqual([]);
+    expect(w.emulator.requests.map((request) => JSON.stringify(request))).not.toContainEqual(
+      expect.stringContaining('never mind'),
+    );
+  });
+});

@@ -23,6 +23,8 @@ export class MemoryPlatform implements SurfaceFactory {
     messageId: string;
     fileIds: string[];
   }[] = [];
+  /** Called as each message is posted, before the post returns (a test acts at that exact step). */
+  onPost: ((text: string) => void) | undefined;
   #next = 1;
 
   surfaceFor(): ChatSurface {
@@ -37,6 +39,7 @@ export class MemoryPlatform implements SurfaceFactory {
       post: async (target, text): Promise<MessageRef> => {
         const messageId = `m${this.#next++}`;
         this.messages.set(messageId, { target, text });
+        this.onPost?.(text);
         return { ...target, messageId };
       },
       edit: async (message, text) => {
@@ -92,6 +95,8 @@ export class MemoryPlatform implements SurfaceFactory {
 export interface Rig {
   store: Store;
   emulator: Emulator;
+  /** The model service's client the worker uses, for a test's own worker. */
+  client: GenAiClient;
   platform: MemoryPlatform;
   runtime: BotRuntime;
   queue: InProcessJobQueue;
@@ -154,6 +159,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   return {
     store,
     emulator,
+    client,
     platform,
     runtime,
     queue,

@@ -6,9 +6,23 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copy } from '@genbot/core/chat';
 import { QueueUnavailableError } from '@genbot/core/errors';
-import { InMemoryUserShares, InProcessJobQueue, type JobQueue } from '@genbot/core/jobs';
+import {
+  InMemoryUserShares,
+  InProcessJobQueue,
+  JobGivenUpError,
+  JobHandedOverError,
+  type JobQueue,
+  type QueuedJob,
+} from '@genbot/core/jobs';
 import { createLogger } from '@genbot/core/log';
-import { ChatJobIntake, CHAT_JOB_SCHEMA_VERSION, type SharedPlaces, toNewJob } from '@genbot/core/work';
+import {
+  ChatJobIntake,
+  CHAT_JOB_SCHEMA_VERSION,
+  JobWorker,
+  queuedJob,
+  type SharedPlaces,
+  toNewJob,
+} from '@genbot/core/work';
 import { afterEach, describe, expect, it } from 'vitest';
 import { imagineJob, mentionJob, type Rig, startRig } from './harness.js';
 
@@ -138,6 +152,80 @@ describe('jobs from intake to the platform', () => {
     expect(await rig.worker.resume(rig.queue)).toEqual({ resumed: 0, abandoned: 0, held: 1 });
     expect(rig.platform.texts()).toEqual([]);
     expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'queued' });
+  });
+
+  it('stops a run handed to another worker without a word, and that worker finishes it from its steps', async () => {
+    rig = await startRig({ process: false });
+    const job = imagineJob('a lost lock');
+    await rig.intake.submit(job);
+    const handedOn = new AbortController();
+    // The queue lost this worker's hold on the job just as its progress message went out.
+    rig.platform.onPost = () => handedOn.abort(new JobHandedOverError(job.id));
+    await rig.worker.handle({ job: queuedJob(toNewJob(job)), attempt: 1, signal: handedOn.signal });
+    expect(rig.platform.texts()).toEqual([copy.imagining('a lost lock')]);
+    expect(rig.platform.uploads).toHaveLength(0);
+    expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'running' });
+
+    rig.platform.onPost = undefined;
+    const signal = new AbortController().signal;
+    await rig.worker.handle({ job: queuedJob(toNewJob(job)), attempt: 2, signal });
+    expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'finished', outcome: 'done' });
+    expect(rig.platform.messages.size).toBe(2);
+    expect(rig.platform.uploads).toHaveLength(1);
+  });
+
+  it('ends a job the queue gave up on as failed, tells the user once and never queues it again', async () => {
+    rig = await startRig({ process: false });
+    const job = imagineJob('a crashing request');
+    await rig.intake.submit(job);
+    await rig.store.jobs.claim(job.id);
+    const queued = queuedJob(toNewJob(job));
+    await Promise.all([rig.worker.giveUp(queued), rig.worker.giveUp(queued)]);
+    expect(await rig.store.jobs.get(job.id)).toMatchObject({
+      state: 'finished',
+      outcome: 'failed',
+      outcomeDetail: 'stalled too often',
+    });
+    expect(rig.platform.texts()).toEqual([copy.interruptedTooOften('a crashing request')]);
+    expect(await rig.worker.resume(new InProcessJobQueue())).toEqual({ resumed: 0, abandoned: 0, held: 0 });
+    expect(rig.emulator.requests).toHaveLength(0);
+  });
+
+  it('ends a job on start when the queue says it gave up on it (the process told of it died first)', async () => {
+    rig = await startRig({ process: false });
+    const job = imagineJob('given up on meanwhile');
+    await rig.intake.submit(job);
+    const queue = new (class extends InProcessJobQueue {
+      override async add(queued: QueuedJob): Promise<void> {
+        throw new JobGivenUpError(queued.id);
+      }
+    })();
+    expect(await rig.worker.resume(queue)).toEqual({ resumed: 0, abandoned: 1, held: 0 });
+    expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'finished', outcome: 'failed' });
+    expect(rig.platform.texts()).toEqual([copy.interruptedTooOften('given up on meanwhile')]);
+  });
+
+  it('takes back the place of a job whose trigger another process heard deleted before a worker took it', async () => {
+    rig = await startRig({ process: false });
+    const job = mentionJob('withdrawn before it ran');
+    await rig.intake.submit(job);
+    // Its place in line, shown by ingress as its first post (as on a platform without private messages).
+    const place = await rig.platform.surfaceFor().post({ channelId: 'C1', threadId: job.threadId }, copy.chatQueued(1));
+    await rig.store.jobs.recordStep(job.id, { name: 'posted', index: 0, messageId: place.messageId });
+    const logger = createLogger({ level: 'silent' });
+    const worker = new JobWorker({
+      store: rig.store,
+      runtime: rig.runtime,
+      surfaces: [{ platform: 'slack', surfaceFor: () => rig!.platform.surfaceFor(), cancelKey: (asked) => asked.id }],
+      deps: { images: rig.client, chat: rig.client, config: { imageModel: 'img', chatModel: 'chat' }, logger },
+      logger,
+      cancellations: { cancelled: async () => true },
+    });
+    await worker.handle({ job: queuedJob(toNewJob(job)), attempt: 1, signal: new AbortController().signal });
+    expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'finished', outcome: 'rejected' });
+    // This platform cannot delete a message: the place says the request was cancelled.
+    expect(rig.platform.texts()).toEqual([copy.cancelled]);
+    expect(rig.emulator.requests).toHaveLength(0);
   });
 
   it('refuses a job of another schema version with a message, and sends nothing to the service', async () => {

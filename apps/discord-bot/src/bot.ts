@@ -125,7 +125,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
   }
   client.on(Events.MessageCreate, (message) => handleMessage(message, context));
   client.on(Events.InteractionCreate, (interaction) => handleInteraction(interaction, context));
-  cancelOnDelete(client, runtime, logger);
+  cancelOnDelete(client, runtime, intake, logger);
   client.on(Events.Error, (error) => logger.error({ err: toChatError(error) }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
 

@@ -1,5 +1,11 @@
 import { spawn } from 'node:child_process';
-import { type JobDelivery, JobLeftForLaterError, type QueuedJob } from '@genbot/core/jobs';
+import {
+  type JobDelivery,
+  JobGivenUpError,
+  JobHandedOverError,
+  JobLeftForLaterError,
+  type QueuedJob,
+} from '@genbot/core/jobs';
 import { createLogger } from '@genbot/core/log';
 import {
   findRedisServer,
@@ -274,6 +280,65 @@ describe.runIf(installed)('BullJobQueue on a real Redis', () => {
     expect(held.deliveries[0]?.attempt).toBe(2);
     expect(held.deliveries[0]?.job.id).toBe('killed-mid-job');
   }, 40_000);
+
+  it('stops a run whose hold on its job was lost, and the job runs again from another delivery', async () => {
+    const options = { lockDurationMs: 1_000, stalledIntervalMs: 500 };
+    await queueOf(options).add(imageJob('lost-hold'));
+    const deliveries: JobDelivery[] = [];
+    const handler = async (delivery: JobDelivery): Promise<void> => {
+      deliveries.push(delivery);
+      if (deliveries.length > 1) return;
+      await new Promise((resolve) => delivery.signal.addEventListener('abort', resolve, { once: true }));
+    };
+    for (const queue of [queueOf(options), queueOf(options)]) {
+      queue.process(handler, { concurrency: ONE_EACH, platforms: ['slack'] });
+    }
+    await vi.waitFor(() => expect(deliveries).toHaveLength(1), { timeout: 10_000 });
+    // What an event-loop stall longer than the lock does: the lock lapses while the run goes on.
+    const client = new Redis(redis.url);
+    await client.del(`bull:${queueName('slack', 'image')}:${bullJobId('lost-hold')}:lock`);
+    client.disconnect();
+    await vi.waitFor(() => expect(deliveries[0]?.signal.aborted).toBe(true), { timeout: 10_000 });
+    expect(deliveries[0]?.signal.reason).toBeInstanceOf(JobHandedOverError);
+    await vi.waitFor(() => expect(deliveries).toHaveLength(2), { timeout: 15_000 });
+    expect(deliveries[1]).toMatchObject({ job: { id: 'lost-hold' }, attempt: 2 });
+    expect(deliveries[1]?.signal.aborted).toBe(false);
+  }, 30_000);
+
+  it('gives up on a job that stalled too often: tells its owner once and never queues it again', async () => {
+    const options = { lockDurationMs: 1_000, stalledIntervalMs: 500, maxStalledCount: 0 };
+    const queue = queueOf(options);
+    await queue.add(imageJob('stalls'));
+    const deliveries: JobDelivery[] = [];
+    const givenUp: QueuedJob[] = [];
+    queue.process(
+      async (delivery) => {
+        deliveries.push(delivery);
+        await new Promise((resolve) => delivery.signal.addEventListener('abort', resolve, { once: true }));
+      },
+      {
+        concurrency: ONE_EACH,
+        platforms: ['slack'],
+        onGivenUp: async (job) => {
+          givenUp.push(job);
+        },
+      },
+    );
+    await vi.waitFor(() => expect(deliveries).toHaveLength(1), { timeout: 10_000 });
+    // The worker stalls: its lock lapses mid-job, and with no stall allowed the queue gives up.
+    const client = new Redis(redis.url);
+    await client.del(`bull:${queueName('slack', 'image')}:${bullJobId('stalls')}:lock`);
+    client.disconnect();
+    await vi.waitFor(() => expect(givenUp).toEqual([imageJob('stalls')]), { timeout: 15_000 });
+    expect(deliveries).toHaveLength(1);
+    // A resume of the store's unfinished jobs is told, not let in.
+    await expect(queueOf().add(imageJob('stalls'))).rejects.toBeInstanceOf(JobGivenUpError);
+    const raw = rawQueue('slack', 'image');
+    expect(await raw.getJobState(bullJobId('stalls'))).toBe('failed');
+    await raw.close();
+    expect(deliveries).toHaveLength(1);
+    expect(givenUp).toHaveLength(1);
+  }, 30_000);
 
   it('refuses adds in words while Redis is away, loses nothing accepted and works on after', async () => {
     const queue = queueOf({ lockDurationMs: 1_000, stalledIntervalMs: 500 });

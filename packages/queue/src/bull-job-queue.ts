@@ -1,10 +1,17 @@
 import type { JobHandler, JobLane, JobQueue, ProcessOptions, QueuedJob } from '@genbot/core/jobs';
-import { JOB_LANES, JobLeftForLaterError } from '@genbot/core/jobs';
+import { JOB_LANES, JobGivenUpError, JobHandedOverError, JobLeftForLaterError } from '@genbot/core/jobs';
 import type { Logger } from '@genbot/core/log';
 import { DelayedError, type Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { bullJobId, queueName, readEntry, writeEntry } from './queue-entry.js';
 import { commandConnection, reaching, workerConnection } from './redis-connection.js';
+
+/**
+ * The reason BullMQ fails a job with once it stalled more than
+ * `maxStalledCount` times (its `moveStalledJobsToWait` script marks it, and
+ * the next worker to take it fails it without running it).
+ */
+const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';
 
 /** BullMQ's global rate limiter: at most `max` jobs of a queue start per `durationMs`, across all workers. */
 export interface RateLimit {
@@ -30,7 +37,7 @@ export interface BullJobQueueOptions {
   history?: { completed: number; failed: number };
   /** A newer deploy's entries are put back for this long before an older worker looks again (default 30 s). */
   newerEntryDelayMs?: number;
-  /** Aborts the signal of every running delivery (the process's drain deadline). */
+  /** Aborts the signal of every running delivery (the process's drain deadline); each delivery has its own besides. */
   stopSignal?: AbortSignal;
 }
 
@@ -47,6 +54,10 @@ export class BullJobQueue implements JobQueue {
   readonly #connection: Redis;
   readonly #queues = new Map<string, Queue>();
   readonly #workers: Worker[] = [];
+  /** The deliveries running here, by BullMQ job id: aborting one stops its run alone. */
+  readonly #running = new Map<string, { jobId: string; controller: AbortController }>();
+  /** Jobs given up on that are still being ended in the store: `close` waits for them. */
+  readonly #givingUp = new Set<Promise<void>>();
   #workerConnection: Redis | undefined;
 
   constructor(options: BullJobQueueOptions) {
@@ -70,6 +81,9 @@ export class BullJobQueue implements JobQueue {
       // BullMQ keeps an ended job's id in its history and ignores an add under it; the store
       // says the job is not finished (a worker stopped mid-job), so it runs again.
       const state = await queue.getJobState(jobId);
+      if (state === 'failed' && (await queue.getJob(jobId))?.failedReason === STALLED_TOO_OFTEN) {
+        throw new JobGivenUpError(job.id);
+      }
       if (state === 'completed' || state === 'failed') await queue.remove(jobId);
       await queue.add(job.lane, writeEntry(job), {
         jobId,
@@ -107,6 +121,12 @@ export class BullJobQueue implements JobQueue {
         });
         worker.on('failed', (job, error) => {
           this.#options.logger.error({ err: error, jobId: job?.data?.id, lane, platform }, 'queued job failed');
+          if (job !== undefined && error.message === STALLED_TOO_OFTEN) this.#givenUp(job, options);
+        });
+        // Fired when BullMQ found the lock of a job it runs here gone or another's (an event-loop stall or a
+        // Redis hiccup outlasted it): another worker's stalled check may take the job, so this run stops.
+        worker.on('lockRenewalFailed', (jobIds) => {
+          for (const jobId of jobIds) this.#handOver(jobId, lane, platform);
         });
         worker.on('error', (error) => this.#options.logger.warn({ err: error, lane, platform }, 'job worker error'));
         this.#workers.push(worker);
@@ -142,6 +162,7 @@ export class BullJobQueue implements JobQueue {
   /** Stops taking jobs and waits for the running ones to end, then lets go of Redis. */
   async close(): Promise<void> {
     await Promise.all(this.#workers.splice(0).map((worker) => worker.close()));
+    await Promise.all(this.#givingUp);
     await Promise.all([...this.#queues.values()].map((queue) => queue.close()));
     this.#queues.clear();
     this.#workerConnection?.disconnect();
@@ -161,7 +182,12 @@ export class BullJobQueue implements JobQueue {
       await job.moveToDelayed(Date.now() + (this.#options.newerEntryDelayMs ?? 30_000), token);
       throw new DelayedError();
     }
-    const signal = this.#options.stopSignal ?? new AbortController().signal;
+    const own = { jobId: entry.job.id, controller: new AbortController() };
+    const bullId = job.id ?? bullJobId(entry.job.id);
+    this.#running.set(bullId, own);
+    const { stopSignal } = this.#options;
+    const mine = own.controller.signal;
+    const signal = stopSignal === undefined ? mine : AbortSignal.any([mine, stopSignal]);
     try {
       await handler({ job: entry.job, attempt: Math.max(1, job.attemptsStarted), signal });
     } catch (error) {
@@ -173,7 +199,30 @@ export class BullJobQueue implements JobQueue {
       }
       await job.moveToDelayed(Date.now() + error.afterMs, token);
       throw new DelayedError();
+    } finally {
+      if (this.#running.get(bullId) === own) this.#running.delete(bullId);
     }
+  }
+
+  /** Told by the one worker that failed the job, so the store ends it once. */
+  #givenUp(job: Job, options: ProcessOptions): void {
+    const entry = readEntry(job.data);
+    if (entry.kind !== 'job' || options.onGivenUp === undefined) return;
+    const ending = options
+      .onGivenUp(entry.job)
+      .catch((error: unknown) =>
+        this.#options.logger.error({ err: error, jobId: entry.job.id }, 'could not end a job given up on'),
+      )
+      .finally(() => this.#givingUp.delete(ending));
+    this.#givingUp.add(ending);
+  }
+
+  #handOver(bullId: string, lane: JobLane, platform: string): void {
+    const running = this.#running.get(bullId);
+    if (running === undefined || running.controller.signal.aborted) return;
+    const { jobId } = running;
+    this.#options.logger.warn({ jobId, lane, platform }, 'lost the hold on a running job: stopping it here');
+    running.controller.abort(new JobHandedOverError(jobId));
   }
 
   #queue(platform: string, lane: JobLane): Queue {

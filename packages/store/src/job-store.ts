@@ -83,7 +83,12 @@ export function createJobStore({ db, now }: StoreContext): JobStore {
       return result.numUpdatedRows > 0n;
     },
 
-    async finish(id: string, outcome: JobOutcome, detail?: string): Promise<boolean> {
+    async finish(
+      id: string,
+      outcome: JobOutcome,
+      detail?: string,
+      options: { onlyQueued?: boolean } = {},
+    ): Promise<boolean> {
       const at = iso(now());
       const result = await db
         .updateTable('jobs')
@@ -98,7 +103,7 @@ export function createJobStore({ db, now }: StoreContext): JobStore {
           active_key: null,
         })
         .where('id', '=', id)
-        .where('state', '<>', 'finished')
+        .where('state', options.onlyQueued === true ? '=' : '<>', options.onlyQueued === true ? 'queued' : 'finished')
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },

@@ -1,6 +1,7 @@
 import { createLogger } from '@genbot/core/log';
 import { CancelledError } from '@genbot/core/errors';
 import { BotRuntime } from '@genbot/core/runtime';
+import type { JobIntake } from '@genbot/core/work';
 import { Client, Collection, Events, type ClientEvents } from 'discord.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { messageJobId } from '../job-ids.js';
@@ -22,7 +23,9 @@ function setUp() {
   const client = new Client({ intents: [] });
   onTestFinished(() => client.destroy());
   const runtime = new BotRuntime();
-  cancelOnDelete(client, runtime, logger);
+  // An intake whose jobs never wait in line: nothing to withdraw.
+  const intake: JobIntake = { submit: async () => ({ accepted: true, duplicate: false }) };
+  cancelOnDelete(client, runtime, intake, logger);
   /** A job of the runtime started by `trigger` that runs until cancelled; its signal. */
   const begin = (trigger: string): AbortSignal => {
     let seen: AbortSignal | undefined;

@@ -1,5 +1,12 @@
 import type { CoreConfig } from '@genbot/core/config';
-import { type JobHandler, JobLeftForLaterError, JobScheduler, JOB_LANES } from '@genbot/core/jobs';
+import {
+  handedOver,
+  type JobHandler,
+  JobLeftForLaterError,
+  JobScheduler,
+  JOB_LANES,
+  type QueuedJob,
+} from '@genbot/core/jobs';
 import type { Logger } from '@genbot/core/log';
 import { StoreUnavailableError } from '@genbot/core/store';
 import { BotRuntime } from '@genbot/core/runtime';
@@ -105,6 +112,8 @@ export async function runWorker(
       if (!(error instanceof StoreUnavailableError)) throw error;
       throw new JobLeftForLaterError(job.id, 'the database is unavailable', { afterMs: STORE_RETRY_MS, cause: error });
     }
+    // The worker that took the job over ends it, and gives back the user's place then.
+    if (handedOver(delivery.signal)) return;
     const record = await store.jobs.get(job.id);
     if (record !== undefined && record.state !== 'finished' && !runtime.accepting) {
       throw new JobLeftForLaterError(job.id, 'this worker is stopping');
@@ -121,13 +130,22 @@ export async function runWorker(
       .release(job.lane, job.userId, job.id)
       .catch((error: unknown) => logger.warn({ err: error, jobId: job.id }, "could not give back the user's place"));
   };
+  // Its worker died or hung mid-job too often: ended as failed, and the user's place is free again.
+  const onGivenUp = async (job: QueuedJob): Promise<void> => {
+    await worker.giveUp(job);
+    await redis.places.shares
+      .release(job.lane, job.userId, job.id)
+      .catch((error: unknown) => logger.warn({ err: error, jobId: job.id }, "could not give back the user's place"));
+  };
   let sweep: RetentionSweep | undefined;
   connection.whenOpen(() => {
     sweep = startRetentionSweep({ store, retentionDays: core.retentionDays, logger });
     void worker
       .resume(queue)
       .catch((error: unknown) => logger.error({ err: error }, 'could not queue unfinished jobs again'))
-      .finally(() => queue.process(handler, { concurrency: tuning.concurrency, platforms: worker.platforms }));
+      .finally(() =>
+        queue.process(handler, { concurrency: tuning.concurrency, platforms: worker.platforms, onGivenUp }),
+      );
   });
   health.addCheck(redis.readiness);
   health.addCheck(databaseReadiness(store));

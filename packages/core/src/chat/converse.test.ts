@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancellationRegistry } from '../jobs/cancellation-registry.js';
+import { JobHandedOverError } from '../jobs/job-handed-over-error.js';
 import { JobScheduler } from '../jobs/job-scheduler.js';
 import { buildConversation } from './conversation.js';
 import { converse } from './converse.js';
@@ -209,6 +210,19 @@ describe('converse cancelled, and under the scheduler', () => {
     expect(text).toMatch(
       /.\n\n🔄 I'm restarting\. “Another long one \[len:2000\] \[delay:100\]” will continue after the restart\.$/,
     );
+  });
+
+  it('leaves no closing line when its job was handed to another worker: that worker answers', async () => {
+    const { history, trigger } = thread('A long one again [len:2000] [delay:100]');
+    const surface = new RecordingSurface({ progress: true, limits: fast });
+    const delivery = new AbortController();
+    const outcome = converse({ target, trigger, history }, service.deps(surface), delivery.signal);
+    await until(() => surface.messages.length > 0);
+    delivery.abort(new JobHandedOverError('job-1'));
+    expect(await outcome).toBe('failed');
+    const [text, ...rest] = surface.texts();
+    expect(rest).toEqual([]);
+    expect(text).not.toMatch(/restarting|Cancelled|⚠️/);
   });
 
   it('shows a chat waiting for a free slot its place in line, then answers in the same message', async () => {

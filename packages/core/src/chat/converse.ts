@@ -159,6 +159,12 @@ export async function converse(input: ConverseInput, deps: ChatDeps, signal?: Ab
     });
   } catch (error) {
     const stopped = stoppedEarly(error, signal);
+    if (stopped === 'handedOver') {
+      // The worker that took the job over answers; the writer, stopped by the signal, sends nothing more.
+      deps.logger.info({ reason: String(signal?.reason), hadText }, 'conversation handed to another worker');
+      if (opened !== undefined) await close(deps, opened, undefined);
+      return 'failed';
+    }
     if (stopped !== undefined) {
       deps.logger.info(
         { reason: String(signal?.aborted === true ? signal.reason : error), hadText },

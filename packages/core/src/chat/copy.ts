@@ -127,6 +127,9 @@ export const copy = {
   /** A job accepted before a restart and too old to pick up again after it. */
   restartedTooLate: (asked: string): string =>
     `🔄 I restarted and ${quote(asked)} could not be picked up again: please ask again.`,
+  /** A job whose worker died or hung mid-job more often than allowed: it is not tried again. */
+  interruptedTooOften: (asked: string): string =>
+    `⚠️ Working on ${quote(asked)} was interrupted too many times, so I stopped trying: please ask again.`,
   /** A job recorded by an older or newer version of the bot that this one cannot read. */
   unreadableJob: "⚠️ I couldn't pick this request up again after an update: please ask again.",
   thinking: '_Thinking…_',

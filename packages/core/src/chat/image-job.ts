@@ -146,6 +146,11 @@ async function endFailed<T>(
   signal: AbortSignal | undefined,
 ): Promise<ChatOutcome> {
   const stopped = stoppedEarly(error, signal);
+  if (stopped === 'handedOver') {
+    // The worker that took the job over edits the same progress message from its recorded steps.
+    deps.logger.info({ reason: String(signal?.reason) }, `${job.name} handed to another worker`);
+    return 'failed';
+  }
   if (stopped === 'cancelled') {
     deps.logger.info({ reason: String(signal?.reason) }, `${job.name} cancelled`);
     // Nothing on screen yet: nothing to say about a request the user withdrew.

@@ -322,6 +322,8 @@ export class ReplyPump implements ReplyWriter {
     const { signal, stopped } = this.#o;
     const cutOff = this.#sink.next(this.#state()) !== undefined;
     const stop = stoppedEarly(undefined, signal);
+    // Another worker took the job over and answers: a closing line from here would be a second one.
+    if (stop === 'handedOver') return;
     const note = this.#note ?? (cutOff && stop !== undefined ? stopped?.(stop) : undefined);
     if (note === undefined) return;
     await this.#markerSettled();

@@ -12,4 +12,6 @@ export { InMemoryUserShares } from './user-shares.js';
 export type { JobLane } from './lane-limits.js';
 export { DEFAULT_LANE_LIMITS, JOB_LANES, type LaneLimits } from './lane-limits.js';
 export { JobLeftForLaterError } from './job-left-for-later-error.js';
+export { handedOver, JobHandedOverError } from './job-handed-over-error.js';
+export { JobGivenUpError } from './job-given-up-error.js';
 export { InProcessJobQueue, type InProcessQueueOptions } from './in-process-queue.js';

@@ -26,7 +26,11 @@ export interface JobDelivery {
    * makes a repeat safe with the store's claim and recorded steps).
    */
   attempt: number;
-  /** Aborted when the process stops past its drain deadline. */
+  /**
+   * This delivery's own: aborted when the process stops past its drain
+   * deadline, and, with a `JobHandedOverError`, when the queue no longer
+   * counts the job as this worker's (another worker resumes it).
+   */
   signal: AbortSignal;
 }
 
@@ -45,6 +49,13 @@ export interface ProcessOptions {
   concurrency: Readonly<Record<JobLane, number>>;
   /** Only jobs of these platforms are taken here. */
   platforms: readonly string[];
+  /**
+   * Called once for a job the queue gave up on without handing it out again:
+   * it stalled (its worker died or hung mid-job) more often than allowed. The
+   * store still has it unfinished, so this ends it. A queue that never gives
+   * up (in-process) never calls it.
+   */
+  onGivenUp?: ((job: QueuedJob) => Promise<void>) | undefined;
 }
 
 /**
@@ -57,7 +68,9 @@ export interface JobQueue {
   /**
    * Adds a job; one whose id is waiting or running already is not added again.
    * An id whose earlier run ended is added anew: the store, not the queue,
-   * says whether a job is finished (a resume adds back only unfinished ones).
+   * says whether a job is finished (a resume adds back only unfinished ones),
+   * but for one the queue gave up on (`onGivenUp`): that rejects with a
+   * `JobGivenUpError`, so no resume puts it back in line.
    */
   add(job: QueuedJob): Promise<void>;
 

@@ -109,8 +109,11 @@ export interface JobStore {
    */
   recordStep(id: string, step: NewJobStep, options?: { onlyQueued?: boolean }): Promise<boolean>;
 
-  /** Ends a job (and drops its interaction token); false when it is unknown or already finished. */
-  finish(id: string, outcome: JobOutcome, detail?: string): Promise<boolean>;
+  /**
+   * Ends a job (and drops its interaction token); false when it is unknown or
+   * already finished, or, with `onlyQueued`, once a worker has claimed it.
+   */
+  finish(id: string, outcome: JobOutcome, detail?: string, options?: { onlyQueued?: boolean }): Promise<boolean>;
 
   /** Queued and running jobs of these platforms, oldest first: what a process resumes on start. */
   unfinished(platforms: readonly Platform[]): Promise<JobRecord[]>;

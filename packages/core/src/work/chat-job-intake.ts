@@ -132,6 +132,21 @@ export class ChatJobIntake implements JobIntake {
     }
   }
 
+  async withdraw(jobId: string): Promise<void> {
+    const { store, places, logger } = this.#options;
+    try {
+      // Only while queued: a worker that claimed the job stops it through the runtime's cancellation.
+      if (!(await store.jobs.finish(jobId, 'rejected', 'cancelled', { onlyQueued: true }))) return;
+      logger.info({ jobId }, 'trigger deleted while its job waited in line: not run');
+      const record = await store.jobs.get(jobId);
+      if (record === undefined) return;
+      await places?.shares.release(laneOf(record.kind), record.userId, jobId);
+      await this.#places?.withdrawn(record);
+    } catch (error) {
+      logger.warn({ err: error, jobId }, 'could not withdraw a job whose trigger was deleted');
+    }
+  }
+
   /** The answer when the user holds their share of the lane already; undefined when the job may go in line. */
   async #shareRefusal(lane: JobLane, job: ChatJob): Promise<string | undefined> {
     const { runtime, places } = this.#options;

@@ -24,6 +24,13 @@ export type IntakeResult =
  */
 export interface JobIntake {
   submit(job: ChatJob): Promise<IntakeResult>;
+  /**
+   * The message that triggered job `jobId` was deleted: a job still waiting
+   * in line ends as cancelled, before any worker takes it, and what it showed
+   * of its place in line is taken back. A running one is the runtime's to
+   * cancel. Absent where jobs never wait in line. Never rejects.
+   */
+  withdraw?(jobId: string): Promise<void>;
 }
 
 /** `/usage`: the private answer for one user (today, this month, what is left of each daily quota). */

@@ -10,7 +10,9 @@ import { say } from '../chat/status-message.js';
 import type { VersionLineage } from '../results/lineage.js';
 import { resolveResultAction } from '../results/resolve-action.js';
 import { resultButtons } from '../results/result-buttons.js';
-import type { JobDelivery, JobHandler, JobQueue } from '../jobs/job-queue.js';
+import { JobGivenUpError } from '../jobs/job-given-up-error.js';
+import type { JobDelivery, JobHandler, JobQueue, QueuedJob } from '../jobs/job-queue.js';
+import { handedOver } from '../jobs/job-handed-over-error.js';
 import type { SharedCancellations } from '../jobs/shared-cancellations.js';
 import type { BotRuntime } from '../runtime/bot-runtime.js';
 import {
@@ -23,6 +25,7 @@ import {
 } from '../store/index.js';
 import { type ChatJob, type SurfaceFactory, targetOf } from './chat-job.js';
 import { queuedJob } from './chat-job-intake.js';
+import { takeBackFirstPost } from './places-in-line.js';
 import { askedIn, parseChatJob, UnreadableJobError } from './parse-chat-job.js';
 import { RecordedSurface } from './recorded-surface.js';
 import { type UntilStoredOptions, untilStored } from './until-stored.js';
@@ -70,6 +73,7 @@ export interface JobWorkerOptions {
 
 export interface ResumeResult {
   resumed: number;
+  /** Ended without running again: too old to resume, or given up on by the queue. */
   abandoned: number;
   /** Waiting or running in the shared queue already (another worker holds them): left to it. */
   held: number;
@@ -117,7 +121,7 @@ export class JobWorker {
       await this.#stored('finish the job', () => store.jobs.finish(record.id, 'failed', 'unreadable'));
       return;
     }
-    await this.#run(job, record);
+    await this.#run(job, record, delivery.signal);
   };
 
   /**
@@ -125,7 +129,8 @@ export class JobWorker {
    * again, or, past the resume age, ends with a short message saying the bot
    * restarted and how to retry. A job the queue still holds (waiting, or
    * running in another worker, however old) is left to the queue: that worker
-   * finishes it, or the queue hands it to another once its lock lapses.
+   * finishes it, or the queue hands it to another once its lock lapses. One
+   * the queue gave up on ends as failed (`giveUp`) instead of queued again.
    */
   async resume(queue: JobQueue): Promise<ResumeResult> {
     const { store, logger } = this.#options;
@@ -139,8 +144,15 @@ export class JobWorker {
         continue;
       }
       if (now - record.createdAt.getTime() <= maxAge) {
-        await queue.add(queued);
-        result.resumed += 1;
+        try {
+          await queue.add(queued);
+          result.resumed += 1;
+        } catch (error) {
+          // A process that died before it ended the job it was told of: ended here.
+          if (!(error instanceof JobGivenUpError)) throw error;
+          await this.giveUp(queued);
+          result.abandoned += 1;
+        }
         continue;
       }
       // Finished first: of two workers starting together, only the one that ends it tells the user.
@@ -159,7 +171,29 @@ export class JobWorker {
     return result;
   }
 
-  async #run(job: ChatJob, record: JobRecord): Promise<void> {
+  /**
+   * For a job the queue gave up on (it stalled, its worker dying or hanging,
+   * more often than allowed): ends it as failed and tells the user, once
+   * however many processes hear of it, so no resume queues it again.
+   */
+  readonly giveUp = async (queued: QueuedJob): Promise<void> => {
+    const { store, logger } = this.#options;
+    const record = await this.#stored('read the job', () => store.jobs.get(queued.id));
+    if (record === undefined || record.state === 'finished') return;
+    if (!(await this.#stored('finish the job', () => store.jobs.finish(record.id, 'failed', 'stalled too often')))) {
+      return;
+    }
+    logger.error({ jobId: record.id }, 'job given up on: its worker died or hung mid-job too often');
+    let text = copy.unreadableJob;
+    try {
+      text = copy.interruptedTooOften(askedIn(parseChatJob(record)));
+    } catch (error) {
+      logger.warn({ err: error, jobId: record.id }, 'job given up on cannot be read');
+    }
+    await this.#tellRecord(record, text);
+  };
+
+  async #run(job: ChatJob, record: JobRecord, delivery: AbortSignal): Promise<void> {
     const { store, runtime, logger } = this.#options;
     const factory = this.#factory(job.platform);
     const meter = new UsageMeter();
@@ -205,7 +239,7 @@ export class JobWorker {
             resolve('cancelled');
             return;
           }
-          resolve(await plan.run(deps, signal));
+          resolve(await plan.run(deps, AbortSignal.any([signal, delivery])));
         },
         onError: (error) => {
           logger.error({ err: error, jobId: job.id }, 'job failed');
@@ -215,6 +249,11 @@ export class JobWorker {
       if (!admission.accepted) resolve('stopped');
     });
     await this.#recordUsage(job, meter);
+    // Another worker runs it now from its recorded steps, and finishes it.
+    if (handedOver(delivery)) {
+      logger.warn({ jobId: job.id }, 'job handed to another worker: this run stopped');
+      return;
+    }
     // Caught by the drain (its last word says it continues after the restart): the next start resumes it.
     if (outcome === 'stopped' || (!runtime.accepting && outcome !== 'done')) {
       logger.info({ jobId: job.id }, 'job left for the next start');
@@ -223,6 +262,11 @@ export class JobWorker {
     if (outcome === 'cancelled') {
       logger.info({ jobId: job.id }, 'trigger deleted before the job started: not run');
       await this.#stored('finish the job', () => store.jobs.finish(job.id, 'rejected', 'cancelled'));
+      try {
+        await takeBackFirstPost({ surface: platformSurface, channels: runtime.channels, logger }, job, record);
+      } catch (error) {
+        logger.warn({ err: error, jobId: job.id }, 'could not take back the place in line of a cancelled job');
+      }
       return;
     }
     await this.#stored('finish the job', () => store.jobs.finish(job.id, outcome));

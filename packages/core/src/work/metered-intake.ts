@@ -4,6 +4,7 @@ import type { ChatJob } from './chat-job.js';
 
 /** An intake that counts what it queued and what it turned away (by reason) on `/metrics`. */
 export function meteredIntake(intake: JobIntake, metrics: Metrics): JobIntake {
+  const withdraw = intake.withdraw?.bind(intake);
   return {
     async submit(job: ChatJob): Promise<IntakeResult> {
       const result = await intake.submit(job);
@@ -12,5 +13,6 @@ export function meteredIntake(intake: JobIntake, metrics: Metrics): JobIntake {
       else if (!result.duplicate) metrics.jobQueued({ kind });
       return result;
     },
+    ...(withdraw === undefined ? {} : { withdraw }),
   };
 }

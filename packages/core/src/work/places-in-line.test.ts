@@ -5,7 +5,7 @@ import { copy } from '../chat/copy.js';
 import type { MessageRef } from '../chat/surface.js';
 import type { NewJobStep } from '../store/index.js';
 import type { ChatJob } from './chat-job.js';
-import { PlacesInLine } from './places-in-line.js';
+import { PlacesInLine, takeBackFirstPost } from './places-in-line.js';
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
@@ -93,5 +93,33 @@ describe('places in line shown from ingress', () => {
     ]);
     expect(surface.texts()).toEqual([]);
     expect(steps).toEqual([]);
+  });
+});
+
+describe('taking back the place of a job whose trigger was deleted', () => {
+  const posted = (messageId: string) => ({ steps: [{ name: 'posted', index: 0, messageId, at: new Date() }] });
+
+  it('deletes it where the platform can', async () => {
+    const surface = new DeletingSurface();
+    const job = mention('dc-msg-4');
+    const place = await surface.post({ channelId: 'C1', threadId: 'dc-msg-4-ts' }, copy.chatQueued(1));
+    await takeBackFirstPost({ surface, channels: new ChannelBudget(), logger: silent }, job, posted(place.messageId));
+    expect(surface.deleted).toEqual([place.messageId]);
+  });
+
+  it('otherwise edits it to say the request was cancelled', async () => {
+    const surface = new RecordingSurface();
+    const job = mention('dc-msg-5');
+    const place = await surface.post({ channelId: 'C1', threadId: 'dc-msg-5-ts' }, copy.chatQueued(2));
+    await takeBackFirstPost({ surface, channels: new ChannelBudget(), logger: silent }, job, posted(place.messageId));
+    expect(surface.texts()).toEqual([copy.cancelled]);
+  });
+
+  it('leaves nothing to do for a job that posted nothing', async () => {
+    const surface = new RecordingSurface();
+    await takeBackFirstPost({ surface, channels: new ChannelBudget(), logger: silent }, mention('dc-msg-6'), {
+      steps: [],
+    });
+    expect(surface.texts()).toEqual([]);
   });
 });

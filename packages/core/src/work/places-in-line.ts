@@ -1,9 +1,11 @@
-import type { ChannelBudget } from '../chat/channel-budget.js';
+import { type ChannelBudget, paceKeyOf } from '../chat/channel-budget.js';
 import { copy } from '../chat/copy.js';
+import { type PacedDeps, pacedCall } from '../chat/paced-call.js';
 import type { ChatLogger } from '../chat/ports.js';
-import { say, sayPrivately } from '../chat/status-message.js';
-import type { JobStore } from '../store/index.js';
+import { fitted, say, sayPrivately } from '../chat/status-message.js';
+import type { JobRecord, JobStore } from '../store/index.js';
 import { type ChatJob, type SurfaceFactory, targetOf } from './chat-job.js';
+import { parseChatJob } from './parse-chat-job.js';
 import { POSTED_STEP } from './recorded-surface.js';
 
 export interface PlacesInLineOptions {
@@ -17,6 +19,32 @@ export interface PlacesInLineOptions {
 /** What a job's user reads while it waits: its place in line (1: next). */
 export function placeWords(job: ChatJob, place: number): string {
   return job.input.kind === 'imagine' ? copy.imagineQueued(job.input.imagine.prompt, place) : copy.chatQueued(place);
+}
+
+/**
+ * A job whose trigger was deleted before it ran: its first message (its place
+ * in line, or the progress a crashed run left) goes where the platform can
+ * delete it, and otherwise says the request was cancelled, so nothing is left
+ * saying it waits.
+ */
+export async function takeBackFirstPost(
+  deps: PacedDeps,
+  job: ChatJob,
+  record: Pick<JobRecord, 'steps'>,
+): Promise<void> {
+  const first = record.steps.find((step) => step.name === POSTED_STEP && (step.index ?? 0) === 0);
+  if (first?.messageId === undefined) return;
+  const target = targetOf(job);
+  const message = { ...target, messageId: first.messageId };
+  const { surface } = deps;
+  if (surface.delete !== undefined) {
+    await surface.delete(message);
+    return;
+  }
+  const text = fitted(deps, copy.cancelled);
+  await pacedCall(deps, paceKeyOf(surface, 'edit', target), 'edit', () => surface.edit(message, text), {
+    priority: 'status',
+  });
 }
 
 /**
@@ -38,6 +66,15 @@ export class PlacesInLine {
   constructor(options: PlacesInLineOptions) {
     this.#options = options;
     for (const factory of options.surfaces) this.#surfaces.set(factory.platform, factory);
+  }
+
+  /** The job ended while it waited (its trigger was deleted): its place in line is taken back. */
+  async withdrawn(record: JobRecord): Promise<void> {
+    const factory = this.#surfaces.get(record.platform);
+    if (factory === undefined) return;
+    const job = parseChatJob(record);
+    const { channels, logger } = this.#options;
+    await takeBackFirstPost({ surface: factory.surfaceFor(job), channels, logger }, job, record);
   }
 
   /** Shows `place` to the job's user; never waits or throws (a failure is logged). */

@@ -159,6 +159,16 @@ export function describeStoreContract(dialect: string, harness: () => StoreHarne
         expect((await store.jobs.get('slack-ev-q'))?.steps.map((step) => step.index)).toEqual([0]);
       });
 
+      it('finishes a job only while no worker has claimed it, when asked', async () => {
+        await store.jobs.record(newJob('slack-ev-w1'));
+        expect(await store.jobs.finish('slack-ev-w1', 'rejected', 'cancelled', { onlyQueued: true })).toBe(true);
+        expect(await store.jobs.get('slack-ev-w1')).toMatchObject({ state: 'finished', outcome: 'rejected' });
+        await store.jobs.record(newJob('slack-ev-w2'));
+        await store.jobs.claim('slack-ev-w2');
+        expect(await store.jobs.finish('slack-ev-w2', 'rejected', 'cancelled', { onlyQueued: true })).toBe(false);
+        expect(await store.jobs.get('slack-ev-w2')).toMatchObject({ state: 'running' });
+      });
+
       it('finishes a job once, with its outcome and detail', async () => {
         await store.jobs.record(newJob('slack-ev-7'));
         await store.jobs.claim('slack-ev-7');
