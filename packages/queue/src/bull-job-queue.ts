@@ -143,18 +143,16 @@ export class BullJobQueue implements JobQueue {
 
   async position(id: string): Promise<number | undefined> {
     const bullId = bullJobId(id);
-    for (const platform of this.#options.platforms) {
-      for (const lane of JOB_LANES) {
-        const queue = this.#queue(platform, lane);
-        const state = await reaching('place in line unknown', () => queue.getJobState(bullId));
-        if (state === 'active') return 0;
-        if (state === 'waiting') {
-          // Oldest first: the worker takes from this end.
-          const waiting = await reaching('place in line unknown', () => queue.getRanges(['wait'], 0, -1, true));
-          const index = waiting.indexOf(bullId);
-          return index === -1 ? undefined : index + 1;
-        }
-      }
+    const queues = this.#options.platforms.flatMap((platform) => JOB_LANES.map((lane) => this.#queue(platform, lane)));
+    for (const queue of queues) {
+      const place = await reaching('place in line unknown', () => waitingPlace(this.#connection, queue, bullId));
+      if (place !== undefined) return place;
+    }
+    for (const queue of queues) {
+      const running = await reaching('place in line unknown', () =>
+        this.#connection.lpos(queue.toKey('active'), bullId),
+      );
+      if (running !== null) return 0;
     }
     return undefined;
   }
@@ -239,4 +237,24 @@ export class BullJobQueue implements JobQueue {
   #history(): { completed: number; failed: number } {
     return this.#options.history ?? { completed: 100, failed: 500 };
   }
+}
+
+/** A job's place in a waiting list, read in one atomic step: -1 when it is not there. */
+const PLACE_IN_LIST = `
+local index = redis.call('LPOS', KEYS[1], ARGV[1])
+if not index then return -1 end
+return redis.call('LLEN', KEYS[1]) - index`;
+
+/**
+ * Where a job stands in a queue's waiting list (1: next), asked of Redis
+ * itself: BullMQ pushes new jobs on the left of the list and workers take
+ * them from the right, so the place is the length minus the job's index.
+ * Reading the whole list instead cost every mention of a busy replica a
+ * transfer as long as the line.
+ */
+async function waitingPlace(redis: Redis, queue: Queue, bullId: string): Promise<number | undefined> {
+  // The queue shares this connection: once it is ready, so is the connection.
+  await queue.waitUntilReady();
+  const place = await redis.eval(PLACE_IN_LIST, 1, queue.toKey('wait'), bullId);
+  return typeof place === 'number' && place > 0 ? place : undefined;
 }
