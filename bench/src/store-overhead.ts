@@ -21,7 +21,7 @@ import { interleavedRounds } from './rounds.js';
 import { percentile } from './stats.js';
 import { boundedRow, type BenchContext, type Benchmark, type Row } from './suite.js';
 
-const ROUNDS = 6;
+const ROUNDS = 4;
 const PER_ROUND = 10;
 /** The bound on the store's share of the wait, on SQLite. */
 const TARGET_OVERHEAD_MS = 5;
