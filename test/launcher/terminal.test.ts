@@ -68,7 +68,7 @@ describe('logs at a terminal and elsewhere', () => {
     ]);
   });
 
-  it('pnpm start on a terminal: human lines only, and one Ctrl-C lets replies finish and exits 0', async () => {
+  it('pnpm start on a terminal: human lines only, and one Ctrl-C lets replies finish and stops cleanly', async () => {
     const env = neutralEnv({ PLAYGROUND_PORT: '0', LOG_LEVEL: 'info' });
     const terminal = onTerminal('pnpm start', env, REPO_ROOT);
     const url = (await terminal.waitForLine(/^Playground: (http:\/\/\S+)/, 60_000))[1] ?? '';
@@ -76,7 +76,10 @@ describe('logs at a terminal and elsewhere', () => {
     const replies = await startSlowReplies(url, feed);
     terminal.child.stdin?.write('\x03');
     const { code } = await terminal.exited;
-    expect(code, `the terminal showed:\n${screen(terminal)}`).toBe(0);
+    // A Ctrl-C reaches pnpm too, and pnpm may end with the shell's status for an interrupt (130)
+    // however cleanly the bot stopped: CI saw it twice, never this machine. The status a process
+    // manager gets, a signal to pnpm alone, is held to 0 by pnpm-signals.test.ts.
+    expect([0, 130], `the terminal showed:\n${screen(terminal)}`).toContain(code);
     await feed.ended.catch(() => undefined);
     expect(repliesComplete(replies, feed.latest())).toBe(true);
     const shown = screen(terminal);
