@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freeLoopbackPort } from './free-port.js';
+import { serveOnFreePort } from './on-free-port.js';
 import { type ServerProcess, startServerProcess } from './server-process.js';
 import { unprivilegedUser } from './system-user.js';
 
@@ -36,8 +36,6 @@ export interface NginxServer {
   close(): Promise<void>;
 }
 
-const BIND_ATTEMPTS = 3;
-
 /**
  * nginx in a temporary prefix on a free loopback port. As root its workers run
  * as `www-data`, which then owns the prefix: the default `nobody` could not
@@ -70,45 +68,19 @@ export async function startNginx(options: NginxOptions): Promise<NginxServer> {
     });
   };
 
-  let server: ServerProcess | undefined;
-  try {
-    let port = 0;
-    for (let attempt = 1; server === undefined; attempt++) {
-      port = await freeLoopbackPort();
-      try {
-        server = await launch(port);
-      } catch (error) {
-        const taken = error instanceof Error && /Address already in use/.test(error.message);
-        if (!taken || attempt >= BIND_ATTEMPTS) throw error;
-      }
-    }
-    return {
-      port,
-      directory: root,
-      url: `http://127.0.0.1:${port}`,
-      accessLog: () => readFile(join(root, 'logs', 'access.log'), 'utf8').catch(() => ''),
-      async stop() {
-        // SIGQUIT: graceful, requests in flight finish.
-        await server?.stop('SIGQUIT');
-        server = undefined;
-      },
-      async start() {
-        if (server === undefined) server = await launch(port);
-      },
-      async close() {
-        try {
-          await server?.stop('SIGTERM');
-          server = undefined;
-        } finally {
-          await rm(root, { recursive: true, force: true });
-        }
-      },
-    };
-  } catch (error) {
-    await server?.stop('SIGTERM');
-    await rm(root, { recursive: true, force: true });
-    throw error;
-  }
+  const served = await serveOnFreePort({
+    directory: root,
+    launch,
+    portTaken: /Address already in use/,
+    // SIGQUIT: graceful, requests in flight finish.
+    signals: { stop: 'SIGQUIT', close: 'SIGTERM' },
+  });
+  return {
+    ...served,
+    directory: root,
+    url: `http://127.0.0.1:${served.port}`,
+    accessLog: () => readFile(join(root, 'logs', 'access.log'), 'utf8').catch(() => ''),
+  };
 }
 
 function nginxConfig(input: { root: string; port: number; upstreams: readonly string[]; user: string | undefined }) {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freeLoopbackPort } from './free-port.js';
+import { serveOnFreePort } from './on-free-port.js';
 import { runToCompletion, type ServerProcess, startServerProcess } from './server-process.js';
 import { unprivilegedUser } from './system-user.js';
 
@@ -53,8 +53,6 @@ export interface PostgresServer {
   close(): Promise<void>;
 }
 
-const BIND_ATTEMPTS = 3;
-
 /**
  * initdb in a fresh temporary directory and a server on a free loopback port.
  * PostgreSQL refuses to run as root, so as root both run as the `postgres`
@@ -67,7 +65,6 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
   const root = await mkdtemp(join(tmpdir(), 'genbot-postgres-'));
   const dataDir = join(root, 'data');
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C', TZ: 'UTC' };
-  let server: ServerProcess | undefined;
   try {
     if (user !== undefined) await chown(root, user.uid, user.gid);
     await runToCompletion(
@@ -76,71 +73,46 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
       ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
       { env, user },
     );
-    const launch = (port: number): Promise<ServerProcess> =>
-      startServerProcess({
-        name: 'PostgreSQL',
-        command: join(bin, 'postgres'),
-        args: [
-          '-D',
-          dataDir,
-          '-p',
-          String(port),
-          '-h',
-          '127.0.0.1',
-          '-c',
-          'unix_socket_directories=',
-          '-c',
-          `fsync=${options.fsync === true ? 'on' : 'off'}`,
-          '-c',
-          `synchronous_commit=${options.fsync === true ? 'on' : 'off'}`,
-          '-c',
-          `full_page_writes=${options.fsync === true ? 'on' : 'off'}`,
-          '-c',
-          'lc_messages=C',
-        ],
-        env,
-        user,
-        readyLine: /database system is ready to accept connections/,
-        startTimeoutMs: options.startTimeoutMs ?? 30_000,
-      });
-
-    let port = 0;
-    for (let attempt = 1; server === undefined; attempt++) {
-      port = await freeLoopbackPort();
-      try {
-        server = await launch(port);
-      } catch (error) {
-        const taken = error instanceof Error && /could not bind|Address already in use/.test(error.message);
-        if (!taken || attempt >= BIND_ATTEMPTS) throw error;
-      }
-    }
-
-    const urlOf = (database: string): string => `postgres://postgres@127.0.0.1:${port}/${encodeURIComponent(database)}`;
-    return {
-      port,
-      directory: root,
-      url: urlOf('postgres'),
-      urlOf,
-      async stop() {
-        // SIGINT is PostgreSQL's fast shutdown: clients are disconnected at once.
-        await server?.stop('SIGINT');
-        server = undefined;
-      },
-      async start() {
-        if (server === undefined) server = await launch(port);
-      },
-      async close() {
-        try {
-          await server?.stop('SIGINT');
-          server = undefined;
-        } finally {
-          await rm(root, { recursive: true, force: true });
-        }
-      },
-    };
   } catch (error) {
-    await server?.stop('SIGINT');
     await rm(root, { recursive: true, force: true });
     throw error;
   }
+  const launch = (port: number): Promise<ServerProcess> =>
+    startServerProcess({
+      name: 'PostgreSQL',
+      command: join(bin, 'postgres'),
+      args: [
+        '-D',
+        dataDir,
+        '-p',
+        String(port),
+        '-h',
+        '127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        `fsync=${options.fsync === true ? 'on' : 'off'}`,
+        '-c',
+        `synchronous_commit=${options.fsync === true ? 'on' : 'off'}`,
+        '-c',
+        `full_page_writes=${options.fsync === true ? 'on' : 'off'}`,
+        '-c',
+        'lc_messages=C',
+      ],
+      env,
+      user,
+      readyLine: /database system is ready to accept connections/,
+      startTimeoutMs: options.startTimeoutMs ?? 30_000,
+    });
+
+  const served = await serveOnFreePort({
+    directory: root,
+    launch,
+    portTaken: /could not bind|Address already in use/,
+    // SIGINT is PostgreSQL's fast shutdown: clients are disconnected at once.
+    signals: { stop: 'SIGINT', close: 'SIGINT' },
+  });
+  const urlOf = (database: string): string =>
+    `postgres://postgres@127.0.0.1:${served.port}/${encodeURIComponent(database)}`;
+  return { ...served, directory: root, url: urlOf('postgres'), urlOf };
 }

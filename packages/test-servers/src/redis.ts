@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freeLoopbackPort } from './free-port.js';
+import { serveOnFreePort } from './on-free-port.js';
 import { type ServerProcess, startServerProcess } from './server-process.js';
 
 export const REDIS_INSTALL_HINT = 'apt-get install redis-server';
@@ -44,8 +44,6 @@ export interface RedisServer {
   close(): Promise<void>;
 }
 
-const BIND_ATTEMPTS = 3;
-
 /** redis-server on a free loopback port, in a fresh temporary directory. */
 export async function startRedis(options: RedisOptions = {}): Promise<RedisServer> {
   const command = findRedisServer();
@@ -75,41 +73,11 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisServe
       startTimeoutMs: options.startTimeoutMs ?? 15_000,
     });
 
-  let server: ServerProcess | undefined;
-  try {
-    let port = 0;
-    for (let attempt = 1; server === undefined; attempt++) {
-      port = await freeLoopbackPort();
-      try {
-        server = await launch(port);
-      } catch (error) {
-        const taken = error instanceof Error && /Address already in use/.test(error.message);
-        if (!taken || attempt >= BIND_ATTEMPTS) throw error;
-      }
-    }
-    return {
-      port,
-      directory: root,
-      url: `redis://127.0.0.1:${port}`,
-      async stop() {
-        await server?.stop('SIGTERM');
-        server = undefined;
-      },
-      async start() {
-        if (server === undefined) server = await launch(port);
-      },
-      async close() {
-        try {
-          await server?.stop('SIGTERM');
-          server = undefined;
-        } finally {
-          await rm(root, { recursive: true, force: true });
-        }
-      },
-    };
-  } catch (error) {
-    await server?.stop('SIGTERM');
-    await rm(root, { recursive: true, force: true });
-    throw error;
-  }
+  const served = await serveOnFreePort({
+    directory: root,
+    launch,
+    portTaken: /Address already in use/,
+    signals: { stop: 'SIGTERM', close: 'SIGTERM' },
+  });
+  return { ...served, directory: root, url: `redis://127.0.0.1:${served.port}` };
 }
