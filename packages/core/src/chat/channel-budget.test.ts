@@ -52,14 +52,16 @@ describe('ChannelBudget', () => {
     expect(granted.sort()).toEqual(['edit@0', 'other@0', 'post@0']);
   });
 
-  it('serves replies, then statuses, then refusals when the channel is busy', async () => {
+  it('serves closing calls, then replies, then statuses, then refusals when the channel is busy', async () => {
     const { clock, granted, ask } = setUp();
     void ask('first', 'C1', 'post');
+    await clock.advance(0);
     void ask('refusal', 'C1', 'post', 'refusal');
     void ask('status', 'C1', 'post', 'status');
     void ask('reply', 'C1', 'post');
-    await clock.advance(3_000);
-    expect(granted).toEqual(['first@0', 'reply@1000', 'status@2000', 'refusal@3000']);
+    void ask('closing', 'C1', 'post', 'closing');
+    await clock.advance(4_000);
+    expect(granted).toEqual(['first@0', 'closing@1000', 'reply@2000', 'status@3000', 'refusal@4000']);
   });
 
   it('counts the gap from when a call is done, so calls reach the platform an interval apart', async () => {

@@ -11,16 +11,18 @@ import type { ChatSurface, ChatTarget, PacedCall, SurfaceLimits } from './surfac
 export type CallKind = 'post' | 'edit' | 'private';
 
 /**
- * Who goes first when a channel is busy: the messages and text of running
- * jobs, first come first served; then where waiting requests stand (a place
- * in line, posted or moving up); then refusals, which end a request that will
- * not run. When a channel cannot keep up, running work shows first and a flood
- * of waiting or refused requests holds up nothing (their users are told
+ * Who goes first when a channel is busy: the calls that complete a reply
+ * whose text is all there (its stream ended: the person is only waiting for
+ * the platform); then the messages and text of running jobs, first come first
+ * served; then where waiting requests stand (a place in line, posted or
+ * moving up); then refusals, which end a request that will not run. When a
+ * channel cannot keep up, finished work shows first, running work next, and a
+ * flood of waiting or refused requests holds up nothing (their users are told
  * privately meanwhile, where the platform allows: `tellPrivatelyUnlessShown`).
  */
-export type CallPriority = 'reply' | 'status' | 'refusal';
+export type CallPriority = 'closing' | 'reply' | 'status' | 'refusal';
 
-const PRIORITIES: readonly CallPriority[] = ['reply', 'status', 'refusal'];
+const PRIORITIES: readonly CallPriority[] = ['closing', 'reply', 'status', 'refusal'];
 
 /** The surface's shortest gap between two calls of `kind` in one channel. */
 export function callIntervalMs(limits: SurfaceLimits, kind: CallKind): number {
@@ -148,7 +150,7 @@ export class ChannelBudget {
         recent: [],
         quietAt: Number.NEGATIVE_INFINITY,
         wake: new AbortController(),
-        queues: { reply: [], status: [], refusal: [] },
+        queues: { closing: [], reply: [], status: [], refusal: [] },
       };
       this.#lanes.set(key, lane);
       void this.#serve(key, lane);

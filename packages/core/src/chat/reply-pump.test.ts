@@ -277,6 +277,31 @@ describe('reply pump: the channel, the line and stops', () => {
       expect((edited[i] ?? 0) - (edited[i - 1] ?? 0)).toBeGreaterThanOrEqual(1_000);
   });
 
+  it('completes a reply whose stream ended before edits of replies still streaming', async () => {
+    const surface = new RecordingSurface({ limits: { minPostIntervalMs: 0, minEditIntervalMs: 1_000 } });
+    const channels = new ChannelBudget();
+    const streaming = edits(surface, { channels });
+    const ending = edits(surface, { channels });
+    for (const writer of [streaming, ending]) writer.started();
+    streaming.append('Still');
+    ending.append('Almost');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(surface.texts()).toEqual(['Still', 'Almost']);
+    // Another reply's text was just edited in the channel: the next edit is a second away, and
+    // the streaming reply asks for it first.
+    await channels.turn(target.channelId, 'edit', 1_000);
+    streaming.append(' going');
+    await vi.advanceTimersByTimeAsync(100);
+    ending.append(' done.');
+    const ended = ending.finish();
+    await vi.advanceTimersByTimeAsync(900);
+    expect(surface.texts()).toEqual(['Still', 'Almost done.']);
+    await ended;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(surface.texts()).toEqual(['Still going', 'Almost done.']);
+    await settle(streaming.finish());
+  });
+
   it('in a busy channel, the first words show at once: they are posted, not an edit waiting for its turn', async () => {
     const surface = new RecordingSurface({ limits: { minPostIntervalMs: 1_000, minEditIntervalMs: 1_000 } });
     const channels = new ChannelBudget();

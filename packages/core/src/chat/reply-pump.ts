@@ -152,7 +152,10 @@ export class ReplyPump implements ReplyWriter {
   }
 
   async finish(): Promise<void> {
-    this.#closed = true;
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#replanIfNeeded();
+    }
     this.#poke();
     await this.#pump;
     if (this.#failure !== undefined) throw this.#failure.error;
@@ -229,13 +232,16 @@ export class ReplyPump implements ReplyWriter {
 
   /**
    * A running reply's messages take their turn with the replies (its answer
-   * will edit a placeholder); a place in line, posted or changed, waits behind
-   * running replies' text; text before the job ever ran ends a request that
-   * will not run: a refusal.
+   * will edit a placeholder), and once all its text is there they complete it
+   * ahead of replies still streaming, whose next edit would be stale a second
+   * later anyway; a place in line, posted or changed, waits behind running
+   * replies' text; text before the job ever ran ends a request that will not
+   * run: a refusal.
    */
   #priorityOf(call: SinkCall): CallPriority {
     if (call.statusOnly) return call.kind === 'post' && this.#running ? 'reply' : 'status';
-    return this.#running ? 'reply' : 'refusal';
+    if (!this.#running) return 'refusal';
+    return this.#closed ? 'closing' : 'reply';
   }
 
   /**
