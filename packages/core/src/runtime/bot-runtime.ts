@@ -5,6 +5,7 @@ import { CancellationRegistry } from '../jobs/cancellation-registry.js';
 import type { ChannelPace } from '../jobs/channel-pace.js';
 import { JobScheduler } from '../jobs/job-scheduler.js';
 import type { SharedCancellations } from '../jobs/shared-cancellations.js';
+import { LoopTurns } from './loop-turns.js';
 import { ShutdownError } from './shutdown-error.js';
 
 export interface BotRuntimeOptions {
@@ -69,6 +70,8 @@ export class BotRuntime {
   readonly channels: ChannelBudget;
   /** Refusals said to whom, where: a platform without private answers says each once a minute (`ChatDeps.notices`). */
   readonly notices = new RefusalNotices();
+  /** Every delivery the process's bots take waits its turn of the event loop here, so a burst never runs in one stretch. */
+  readonly turns = new LoopTurns();
   readonly #cancellations: CancellationRegistry;
   readonly #shared: SharedCancellations | undefined;
   /** Running jobs, each with its own controller: a finished job leaves nothing behind. */

@@ -86,6 +86,8 @@ export class ChatJobIntake implements JobIntake {
 
   async submit(job: ChatJob): Promise<IntakeResult> {
     const { store, queue, runtime, logger } = this.#options;
+    // A submission often resumes after I/O that many share (a user's name, a file looked up), all at once.
+    await runtime.turns.take();
     if (!runtime.accepting) return { accepted: false, answer: copy.restarting, reason: 'stopping' };
     const problem = inputProblem(job);
     if (problem !== undefined) return { accepted: false, answer: problem, reason: 'invalid' };

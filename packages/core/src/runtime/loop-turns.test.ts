@@ -1,0 +1,37 @@
+import { describe, expect, it, vi } from 'vitest';
+import { LoopTurns } from './loop-turns.js';
+
+/** Synchronous work of a handler's start, long enough for a timer set before it to be due after it. */
+function busyFor(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // Holds the loop, as parsing and a synchronous store do.
+  }
+}
+
+describe('LoopTurns', () => {
+  it('gives each taker a turn of the loop of its own, in the order they asked, timers due running between', async () => {
+    const turns = new LoopTurns();
+    const log: string[] = [];
+    const takers = ['a', 'b', 'c'].map((name) =>
+      turns.take().then(() => {
+        log.push(name);
+        setTimeout(() => log.push(`timer after ${name}`), 0);
+        busyFor(3);
+      }),
+    );
+    expect(turns.waiting).toBe(3);
+    await Promise.all(takers);
+    await vi.waitFor(() => expect(log).toHaveLength(6));
+    expect(log).toEqual(['a', 'timer after a', 'b', 'timer after b', 'c', 'timer after c']);
+    expect(turns.waiting).toBe(0);
+  });
+
+  it('lets a lone taker through on the next turn, and later ones after it', async () => {
+    const turns = new LoopTurns();
+    await turns.take();
+    const order: string[] = [];
+    await Promise.all([turns.take().then(() => order.push('first')), turns.take().then(() => order.push('second'))]);
+    expect(order).toEqual(['first', 'second']);
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * Hands out turns of the event loop, one delivery a turn, in arrival order.
+ *
+ * A burst of deliveries (hundreds of mentions at once, a replica taking 50
+ * commands together) arrives in one poll of the loop, and each handler's start
+ * is mostly work that needs no I/O: parsing, checks, a store in the same
+ * process (SQLite answers synchronously), a queue in memory. Run as they
+ * arrive, every handler's start lands in one stretch, and timers, streaming
+ * replies, acknowledgements and health checks wait for all of them (hundreds
+ * of milliseconds). Waiting for a turn first puts one handler's start in each
+ * turn of the loop, with everything else the loop has to do in between; a
+ * delivery alone waits one turn, a fraction of a millisecond.
+ */
+export class LoopTurns {
+  readonly #waiting: Array<() => void> = [];
+  #scheduled = false;
+
+  /** Deliveries waiting for their turn. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  /** Resolves on a turn of the loop of its own, after those asked for before it. */
+  take(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#waiting.push(resolve);
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    // An immediate scheduled from an immediate runs on the loop's next turn, after its timers and I/O.
+    setImmediate(this.#next);
+  }
+
+  readonly #next = (): void => {
+    this.#scheduled = false;
+    this.#waiting.shift()?.();
+    if (this.#waiting.length > 0) this.#schedule();
+  };
+}
