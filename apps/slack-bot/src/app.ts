@@ -1,7 +1,9 @@
 import type { Server } from 'node:http';
+import type { LoopTurns } from '@genbot/core/runtime';
 import { App, type Logger as BoltLogger, type webApi } from '@slack/bolt';
 import type { SlackConfig, SlackConnection } from './config.js';
 import type { BotIdentity } from './parse-thread.js';
+import { takeTurns } from './request-turns.js';
 
 /** Per-call timeout: an upload of a few images takes seconds, a hung connection must not hold a reply forever. */
 const WEB_CLIENT_TIMEOUT_MS = 60_000;
@@ -53,11 +55,12 @@ export function createBoltApp(input: {
 
 /**
  * Starts receiving; answers the HTTP server and its port (0 in SLACK_PORT picks a free one),
- * none in Socket Mode.
+ * none in Socket Mode. Requests take `turns` (`takeTurns`).
  */
 export async function startBoltApp(
   app: App,
   connection: SlackConnection,
+  turns: LoopTurns,
 ): Promise<{ server: Server; port: number } | undefined> {
   if (connection.mode === 'socket') {
     await app.start();
@@ -65,6 +68,7 @@ export async function startBoltApp(
   }
   // Bolt 5's HTTPReceiver resolves with the http.Server it listens on.
   const server = (await app.start({ port: connection.port })) as Server;
+  takeTurns(server, turns);
   const address = server.address();
   return { server, port: typeof address === 'object' && address !== null ? address.port : connection.port };
 }

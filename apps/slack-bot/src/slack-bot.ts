@@ -95,6 +95,7 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
   const app = createBoltApp({ slack, identity, logger: libraryLogger, clientOptions });
   const { mode } = slack.connection;
 
+  const { runtime } = options;
   const threads = options.threads ?? threadCache(options.threadStore, identity, logger);
   const surface = new SlackSurface({
     client,
@@ -106,9 +107,13 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
     logger,
     threads,
   });
-  const { runtime } = options;
   // First, so every delivery is counted whichever listener takes it.
   countDeliveries(app, metrics);
+  // Then each waits its turn of the loop: Bolt has acknowledged events already, commands wait a turn for theirs.
+  app.use(async ({ next }) => {
+    await runtime.turns.take();
+    await next();
+  });
   const context = {
     surface,
     runtime,
@@ -130,7 +135,7 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
     logger.error({ err: error }, 'Slack listener failed');
   });
 
-  const receiving = await startBoltApp(app, slack.connection);
+  const receiving = await startBoltApp(app, slack.connection, runtime.turns);
   if (receiving !== undefined) timeAcknowledgements(receiving.server, metrics);
   const port = receiving?.port;
   logger.info({ mode, port, streaming: slack.streaming, botUserId: identity.userId }, 'Slack bot started');
