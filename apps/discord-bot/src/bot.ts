@@ -116,6 +116,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     usage: options.jobs?.usage,
     presses: options.jobs?.presses,
     notices: runtime.notices,
+    turns: runtime.turns,
     logger,
   };
   if (options.metrics !== undefined) {

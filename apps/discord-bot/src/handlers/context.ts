@@ -1,5 +1,6 @@
 import type { RefusalNotices } from '@genbot/core/chat';
 import type { Logger } from '@genbot/core/log';
+import type { LoopTurns } from '@genbot/core/runtime';
 import type { JobIntake, ResultPresses, UsageReporter } from '@genbot/core/work';
 
 /** What ingress handlers share: the door jobs go through, result buttons, and the `/usage` answer. */
@@ -11,5 +12,7 @@ export interface IngressContext {
   usage?: UsageReporter | undefined;
   /** Which refusals of plain messages are said in words rather than with a reaction. */
   notices: RefusalNotices;
+  /** Each delivery the bot answers waits its turn of the event loop (`BotRuntime.turns`). */
+  turns: LoopTurns;
   logger: Logger;
 }

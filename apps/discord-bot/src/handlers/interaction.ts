@@ -87,7 +87,10 @@ function answer(interaction: Interaction, context: IngressContext, logger: Logge
 /** Commands, buttons and forms: parsed and handed on; the work itself runs in a job worker. */
 export function handleInteraction(interaction: Interaction, context: IngressContext): void {
   const logger = context.logger.child({ interactionId: interaction.id, channelId: interaction.channelId });
-  answer(interaction, context, logger)?.catch((error: unknown) =>
-    logger.error({ err: toChatError(error), interactionType: interaction.type }, 'could not answer the interaction'),
-  );
+  context.turns
+    .take()
+    .then(() => answer(interaction, context, logger))
+    .catch((error: unknown) =>
+      logger.error({ err: toChatError(error), interactionType: interaction.type }, 'could not answer the interaction'),
+    );
 }

@@ -56,7 +56,8 @@ export function handleMessage(message: Message, context: IngressContext): void {
   const selfId = message.client.user.id;
   if (!addressesBot(message, selfId)) return;
   const logger = context.logger.child({ channelId: message.channelId, messageId: message.id });
-  submitMention(message, selfId, context, logger).catch((error: unknown) =>
-    logger.error({ err: toChatError(error) }, 'could not take the mention'),
-  );
+  context.turns
+    .take()
+    .then(() => submitMention(message, selfId, context, logger))
+    .catch((error: unknown) => logger.error({ err: toChatError(error) }, 'could not take the mention'));
 }
