@@ -28,6 +28,8 @@ const MIB = 1024 * 1024;
 const TARGET_RSS_RATIO = 2;
 const TARGET_STALL_MS = 100;
 const TARGET_CALLS_PER_ANSWER = 2;
+/** How long a bot asked to stop after a case may take before it is killed. */
+const STOP_GRACE_MS = 3_000;
 
 interface Mention {
   user: string;
@@ -265,7 +267,10 @@ async function runCase(context: BenchContext, hostile: HostileCase): Promise<Cas
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
-    // The numbers are taken; a bot stuck in a hostile case may not stop on request.
+    // The numbers are taken: asked to stop, the bot exits and writes any profile its flags asked for
+    // (HOSTILE_FLAGS="--cpu-prof"); one stuck in a hostile case may not stop on request.
+    if (child.process.connected) child.process.send('stop');
+    await Promise.race([exited, sleep(STOP_GRACE_MS, undefined, { ref: false })]);
     child.process.kill('SIGKILL');
     await exited;
     await slack.close();
