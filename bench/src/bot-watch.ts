@@ -6,6 +6,7 @@
  * is stuck at the end), and whether it exited.
  */
 import { readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildProcess } from 'node:child_process';
 import type { Heartbeat } from './chat-imagine-bot.js';
 
@@ -21,6 +22,8 @@ export interface BotWatch {
 }
 
 const POLL_MS = 100;
+/** A child that does not answer a beat this long is stuck: its silence counts as a stall. */
+const STUCK_MS = 2_000;
 const KIB_PER_MIB = 1024;
 
 async function highWaterMiB(pid: number): Promise<number | undefined> {
@@ -52,13 +55,30 @@ export function watchBot(child: ChildProcess, heartbeatMs: number): BotWatch {
   child.once('exit', () => {
     died = true;
   });
+  /**
+   * Asks the child for a beat now: one that answers within `STUCK_MS` has no
+   * stall under way but what its histogram holds. Without it, beats this
+   * process was too busy to read yet (the fake serving megabytes) would count
+   * as the child's silence.
+   */
+  const freshBeat = async (): Promise<boolean> => {
+    if (died || !child.connected) return false;
+    const asked = performance.now();
+    child.send('beat');
+    while (performance.now() - asked < STUCK_MS) {
+      if (lastBeat >= asked) return true;
+      await sleep(heartbeatMs);
+    }
+    return lastBeat >= asked;
+  };
   return {
     async finish() {
       clearInterval(poller);
       await poll();
+      const answered = await freshBeat();
       child.off('message', onMessage);
       // A stall still under way at the end never reaches the histogram; the silence since the last beat shows it.
-      const openStallMs = died ? 0 : performance.now() - lastBeat - heartbeatMs;
+      const openStallMs = died || answered ? 0 : performance.now() - lastBeat - heartbeatMs;
       return { peakRssMiB, maxStallMs: Math.max(reportedStallMs, openStallMs), died };
     },
   };

@@ -4,7 +4,8 @@
  * parent). Sends `{ port }` once listening; on `'stop'` sends what it measured
  * and exits. With `heartbeatMs`, it also sends a `Heartbeat` that often, so a
  * parent learns the longest stall so far even from a process that dies or hangs;
- * `'reset'` starts the stall measure afresh and answers with a zero heartbeat.
+ * `'reset'` starts the stall measure afresh and answers with a zero heartbeat;
+ * `'beat'` asks for a heartbeat now.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -87,6 +88,11 @@ const stop = (): void => {
   );
 };
 process.on('message', (message) => {
+  if (message === 'beat') {
+    const beat: Heartbeat = { kind: 'heartbeat', maxLoopDelayMs: loopDelay.max / 1e6 };
+    process.send?.(beat);
+    return;
+  }
   if (message !== 'reset') {
     stop();
     return;
