@@ -6,6 +6,7 @@ import type { ChannelPace } from '../jobs/channel-pace.js';
 import { JobScheduler } from '../jobs/job-scheduler.js';
 import type { SharedCancellations } from '../jobs/shared-cancellations.js';
 import { LoopTurns } from './loop-turns.js';
+import { Slots } from './slots.js';
 import { ShutdownError } from './shutdown-error.js';
 
 export interface BotRuntimeOptions {
@@ -50,6 +51,8 @@ export interface DrainResult {
 }
 
 const DEFAULT_ABORT_GRACE_MS = 5_000;
+/** Enough to keep a replica's store and queue busy, few enough that their answers spread over turns of the loop. */
+const SUBMISSIONS_AT_ONCE = 4;
 
 /**
  * What both bots do between start and stop, written once: taking work (or
@@ -72,6 +75,8 @@ export class BotRuntime {
   readonly notices = new RefusalNotices();
   /** Every delivery the process's bots take waits its turn of the event loop here, so a burst never runs in one stretch. */
   readonly turns = new LoopTurns();
+  /** Submissions to the job intake in flight at once (`Slots`): the rest wait, so their answers never all come back together. */
+  readonly submissions = new Slots(SUBMISSIONS_AT_ONCE);
   readonly #cancellations: CancellationRegistry;
   readonly #shared: SharedCancellations | undefined;
   /** Running jobs, each with its own controller: a finished job leaves nothing behind. */

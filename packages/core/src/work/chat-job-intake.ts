@@ -84,10 +84,17 @@ export class ChatJobIntake implements JobIntake {
     this.#places = new PlacesInLine({ surfaces, channels: runtime.channels, jobs: store.jobs, logger });
   }
 
-  async submit(job: ChatJob): Promise<IntakeResult> {
+  submit(job: ChatJob): Promise<IntakeResult> {
+    const { runtime } = this.#options;
+    return runtime.submissions.run(async () => {
+      // A submission often resumes after I/O that many share (a user's name, a file looked up), all at once.
+      await runtime.turns.take();
+      return this.#submit(job);
+    });
+  }
+
+  async #submit(job: ChatJob): Promise<IntakeResult> {
     const { store, queue, runtime, logger } = this.#options;
-    // A submission often resumes after I/O that many share (a user's name, a file looked up), all at once.
-    await runtime.turns.take();
     if (!runtime.accepting) return { accepted: false, answer: copy.restarting, reason: 'stopping' };
     const problem = inputProblem(job);
     if (problem !== undefined) return { accepted: false, answer: problem, reason: 'invalid' };
