@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { LoopTurns } from '@genbot/core/runtime';
+import type { LoopTurns } from '@genbot/core/time';
 import { App, type Logger as BoltLogger, type webApi } from '@slack/bolt';
 import type { SlackConfig, SlackConnection } from './config.js';
 import type { BotIdentity } from './parse-thread.js';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { LoopTurns } from '@genbot/core/runtime';
+import { LoopTurns } from '@genbot/core/time';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { takeTurns } from './request-turns.js';
 

@@ -1,5 +1,5 @@
 import type { RequestListener, Server } from 'node:http';
-import type { LoopTurns } from '@genbot/core/runtime';
+import type { LoopTurns } from '@genbot/core/time';
 
 /**
  * Each request waits its turn of the loop before Bolt reads, verifies and

@@ -1,6 +1,6 @@
 import type { RefusalNotices } from '@genbot/core/chat';
 import type { Logger } from '@genbot/core/log';
-import type { LoopTurns } from '@genbot/core/runtime';
+import type { LoopTurns } from '@genbot/core/time';
 import type { JobIntake, ResultPresses, UsageReporter } from '@genbot/core/work';
 
 /** What ingress handlers share: the door jobs go through, result buttons, and the `/usage` answer. */

@@ -1,9 +1,9 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Logger } from 'pino';
 import { BadResponseError, NotAnImageError, type ServiceOperation, UsageError } from './errors.js';
 import { extensionForMimeType, normalizeMimeType } from './mime.js';
 import type { GenerateContentResponse, GeneratedImage, InputImage } from './types.js';
+import { processTurns } from '../time/loop-turns.js';
 
 /**
  * Largest image we send inline. The service caps a whole inline request at
@@ -67,8 +67,8 @@ async function toImage(
   data: string,
   options: { logger?: Logger | undefined; call?: AnswerContext | undefined },
 ): Promise<GeneratedImage> {
-  // A turn of the event loop between images (as between reading and parsing in the client).
-  await yieldToEventLoop();
+  // A turn of the event loop of its own for each image (as between reading and parsing in the client).
+  await processTurns.take();
   const bytes = decodeBase64(data, options.call ?? {});
   const logger = options.logger;
   const declared = normalizeMimeType(declaredMimeType);

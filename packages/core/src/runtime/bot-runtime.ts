@@ -5,7 +5,7 @@ import { CancellationRegistry } from '../jobs/cancellation-registry.js';
 import type { ChannelPace } from '../jobs/channel-pace.js';
 import { JobScheduler } from '../jobs/job-scheduler.js';
 import type { SharedCancellations } from '../jobs/shared-cancellations.js';
-import { LoopTurns } from './loop-turns.js';
+import { type LoopTurns, processTurns } from '../time/loop-turns.js';
 import { Slots } from './slots.js';
 import { ShutdownError } from './shutdown-error.js';
 
@@ -74,7 +74,7 @@ export class BotRuntime {
   /** Refusals said to whom, where: a platform without private answers says each once a minute (`ChatDeps.notices`). */
   readonly notices = new RefusalNotices();
   /** Every delivery the process's bots take waits its turn of the event loop here, so a burst never runs in one stretch. */
-  readonly turns = new LoopTurns();
+  readonly turns: LoopTurns = processTurns;
   /** Submissions to the job intake in flight at once (`Slots`): the rest wait, so their answers never all come back together. */
   readonly submissions = new Slots(SUBMISSIONS_AT_ONCE);
   readonly #cancellations: CancellationRegistry;

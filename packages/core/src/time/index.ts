@@ -1,2 +1,3 @@
 export type { Clock } from './clock.js';
 export { systemClock } from './clock.js';
+export { LoopTurns, processTurns } from './loop-turns.js';

@@ -9,7 +9,10 @@
  * replies, acknowledgements and health checks wait for all of them (hundreds
  * of milliseconds). Waiting for a turn first puts one handler's start in each
  * turn of the loop, with everything else the loop has to do in between; a
- * delivery alone waits one turn, a fraction of a millisecond.
+ * delivery alone waits one turn, a fraction of a millisecond. The same holds
+ * for any step of milliseconds that many may reach together, such as parsing
+ * megabytes of image answers: `setImmediate` alone does not part them, since
+ * immediates set in one turn all run in the next.
  */
 export class LoopTurns {
   readonly #waiting: Array<() => void> = [];
@@ -41,3 +44,9 @@ export class LoopTurns {
     if (this.#waiting.length > 0) this.#schedule();
   };
 }
+
+/**
+ * The process's turns: a process has one event loop, so the bots' deliveries
+ * and the service client's image parses wait in one line.
+ */
+export const processTurns = new LoopTurns();
