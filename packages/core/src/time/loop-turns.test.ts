@@ -27,6 +27,19 @@ describe('LoopTurns', () => {
     expect(turns.waiting).toBe(0);
   });
 
+  it('lets arrivals go before the work waiting, each on a turn of its own', async () => {
+    const turns = new LoopTurns();
+    const order: string[] = [];
+    const taken = [
+      turns.take().then(() => order.push('work 1')),
+      turns.take().then(() => order.push('work 2')),
+      turns.take('arrival').then(() => order.push('arrival 1')),
+      turns.take('arrival').then(() => order.push('arrival 2')),
+    ];
+    await Promise.all(taken);
+    expect(order).toEqual(['arrival 1', 'arrival 2', 'work 1', 'work 2']);
+  });
+
   it('lets a lone taker through on the next turn, and later ones after it', async () => {
     const turns = new LoopTurns();
     await turns.take();

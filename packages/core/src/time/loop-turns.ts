@@ -15,18 +15,24 @@
  * immediates set in one turn all run in the next.
  */
 export class LoopTurns {
-  readonly #waiting: Array<() => void> = [];
+  readonly #arrivals: Array<() => void> = [];
+  readonly #work: Array<() => void> = [];
   #scheduled = false;
 
-  /** Deliveries waiting for their turn. */
+  /** Takers waiting for their turn. */
   get waiting(): number {
-    return this.#waiting.length;
+    return this.#arrivals.length + this.#work.length;
   }
 
-  /** Resolves on a turn of the loop of its own, after those asked for before it. */
-  take(): Promise<void> {
+  /**
+   * Resolves on a turn of the loop of its own, after those asked for before
+   * it. An `arrival` (a request to acknowledge: Slack wants its answer within
+   * 3 s, and it is little work) goes before all `work` waiting: a loaded bot
+   * still answers the platform at once, and does the work after.
+   */
+  take(kind: 'arrival' | 'work' = 'work'): Promise<void> {
     return new Promise<void>((resolve) => {
-      this.#waiting.push(resolve);
+      (kind === 'arrival' ? this.#arrivals : this.#work).push(resolve);
       this.#schedule();
     });
   }
@@ -40,8 +46,8 @@ export class LoopTurns {
 
   readonly #next = (): void => {
     this.#scheduled = false;
-    this.#waiting.shift()?.();
-    if (this.#waiting.length > 0) this.#schedule();
+    (this.#arrivals.shift() ?? this.#work.shift())?.();
+    if (this.waiting > 0) this.#schedule();
   };
 }
 
