@@ -5,14 +5,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { realPayloadsForTests } from './testing.js';
 
 describe('realPayloadsForTests without ../shared/real-payloads', () => {
+  let base: string;
   let root: string;
 
   beforeEach(async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'no-shared-'));
+    // The repository one level down in a fresh folder, so no shared/ beside it, wherever the temp folder is.
+    base = await mkdtemp(path.join(tmpdir(), 'no-shared-'));
+    root = path.join(base, 'repo');
   });
 
   afterEach(async () => {
-    await rm(root, { recursive: true, force: true });
+    await rm(base, { recursive: true, force: true });
   });
 
   it('skips with one line saying where the folder should be, outside CI', () => {
