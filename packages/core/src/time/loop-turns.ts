@@ -1,5 +1,5 @@
 /**
- * Hands out turns of the event loop, one delivery a turn, in arrival order.
+ * Hands out turns of the event loop, one taker a turn, in order (arrivals before work).
  *
  * A burst of deliveries (hundreds of mentions at once, a replica taking 50
  * commands together) arrives in one poll of the loop, and each handler's start
