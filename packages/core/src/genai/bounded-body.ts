@@ -21,9 +21,11 @@ export async function* capBytes(
  * A whole body as one buffer, refused past `limitBytes`: at once when its
  * declared length says so, otherwise as soon as it grows past it.
  *
- * Chunks are collected and joined once: undici 7's `body.text()` kept image
- * responses alive far longer (pnpm bench saw 4 MiB images peak at 1.2-1.6x
- * the official SDK's RSS); collecting lets each chunk die young.
+ * With a declared length, each chunk is copied into one buffer of that size as
+ * it comes and dies young; collected and joined at the end, a body of
+ * megabytes was held twice (the chunks, then the joined copy). undici 7's
+ * `body.text()` kept image responses alive far longer still (pnpm bench saw
+ * 4 MiB images peak at 1.2-1.6x the official SDK's RSS).
  */
 export async function readCapped(
   body: AsyncIterable<Uint8Array>,
@@ -32,9 +34,32 @@ export async function readCapped(
   tooLarge: () => Error,
 ): Promise<Buffer> {
   if (declaredLength !== undefined && declaredLength > limitBytes) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of capBytes(body, limitBytes, tooLarge)) chunks.push(chunk);
-  return Buffer.concat(chunks);
+  const into = Buffer.allocUnsafeSlow(declaredLength ?? 0);
+  let filled = 0;
+  // What did not fit the declared length (none, from a server that keeps to HTTP).
+  const rest: Uint8Array[] = [];
+  for await (const chunk of capBytes(body, limitBytes, tooLarge)) {
+    if (rest.length === 0 && filled + chunk.byteLength <= into.byteLength) {
+      into.set(chunk, filled);
+      filled += chunk.byteLength;
+    } else {
+      rest.push(chunk);
+    }
+  }
+  return rest.length === 0 ? into.subarray(0, filled) : Buffer.concat([into.subarray(0, filled), ...rest]);
+}
+
+/**
+ * Gives a body's memory back now instead of at V8's next full collection,
+ * which comes only once external memory has grown by tens of megabytes: with
+ * images in flight, dead answers were most of the bot's growth. The buffer
+ * and every view on it read as empty afterwards. Only a buffer that covers
+ * all of its memory is freed: never a slice of Node's shared pool.
+ */
+export function release(body: Buffer): void {
+  const memory = body.buffer;
+  if (!(memory instanceof ArrayBuffer) || body.byteOffset !== 0 || body.byteLength !== memory.byteLength) return;
+  memory.transfer(0);
 }
 
 /**

@@ -3,7 +3,7 @@ import pino, { type Logger } from 'pino';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { BackoffGate } from './backoff-gate.js';
-import { capBytes, declaredLength, readCapped, readHead } from './bounded-body.js';
+import { capBytes, declaredLength, readCapped, readHead, release } from './bounded-body.js';
 import { Deadline } from './deadline.js';
 import {
   BadResponseError,
@@ -96,6 +96,15 @@ interface CallContext {
 
 const ANTHROPIC_VERSION = '2023-06-01';
 
+/** Where an image answer carries its Base64 (`inlineData.data`). */
+const IMAGE_DATA_KEYS: ReadonlySet<string> = new Set(['data']);
+
+/** A generate-content answer and the body it was read from (an image's Base64 may be views on it). */
+interface Answer {
+  response: GenerateContentResponse;
+  body: Buffer;
+}
+
 export class GenAiClient {
   readonly #endpoint: ServiceEndpoint;
   readonly #pool: Pool;
@@ -132,12 +141,12 @@ export class GenAiClient {
     });
   }
 
-  generateContent(
+  async generateContent(
     model: string,
     request: GenerateContentRequest,
     options: CallOptions & { auth: GenerateContentAuth },
   ): Promise<GenerateContentResponse> {
-    return this.#generateContent(model, request, options);
+    return (await this.#generateContent(model, request, options)).response;
   }
 
   /** With `image`, the request's `INLINE_IMAGE` is that image (`requestBody`). */
@@ -146,7 +155,7 @@ export class GenAiClient {
     request: GenerateContentRequest,
     options: CallOptions & { auth: GenerateContentAuth },
     image?: Uint8Array,
-  ): Promise<GenerateContentResponse> {
+  ): Promise<Answer> {
     const operation: ServiceOperation = options.auth === 'bearer' ? 'image' : 'text';
     const context: CallContext = {
       operation,
@@ -173,7 +182,7 @@ export class GenAiClient {
         // event-loop turn, and parsing them back to back kept timers (chat
         // edits, Slack's 3 s acks) waiting 50-90 ms in pnpm bench. Each waits a turn of its own.
         await processTurns.take();
-        return this.#parseGenerateContent(received, context);
+        return { response: this.#parseGenerateContent(received, context), body: received };
       } catch (error) {
         response?.body.destroy();
         throw this.#classify(error, context, deadline);
@@ -214,10 +223,16 @@ export class GenAiClient {
         ...(input.count === undefined || input.count === 1 ? {} : { candidateCount: input.count }),
       },
     };
-    const response = await this.#generateContent(model, request, { ...options, auth: 'bearer' }, input.image?.bytes);
-    const images = await extractImages(response, { logger: this.#logger, call: { operation: 'image', model } });
-    if (images.length === 0) throw noOutputError(response, 'image');
-    return images;
+    const answer = await this.#generateContent(model, request, { ...options, auth: 'bearer' }, input.image?.bytes);
+    try {
+      const call = { operation: 'image', model } as const;
+      const images = await extractImages(answer.response, { logger: this.#logger, call });
+      if (images.length === 0) throw noOutputError(answer.response, 'image');
+      return images;
+    } finally {
+      // The images are decoded into memory of their own: the answer's Base64 (views on this body) is read no more.
+      release(answer.body);
+    }
   }
 
   /**
@@ -412,7 +427,8 @@ export class GenAiClient {
   #parseGenerateContent(body: Buffer, context: CallContext): GenerateContentResponse {
     let json: unknown;
     try {
-      json = parseJsonBody(body);
+      // An image's Base64 stays bytes, decoded from them (extractImages): never a string of megabytes.
+      json = parseJsonBody(body, { rawKeys: context.operation === 'image' ? IMAGE_DATA_KEYS : undefined });
     } catch {
       throw badResponse('not JSON', context);
     }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BadResponseError, UsageError } from './errors.js';
 import { extractImages, MAX_INLINE_IMAGE_BYTES, readInputImage } from './images.js';
 import { base64, gifHeader, heicHeader, jpegHeader, tinyPng, webpHeader } from '../../testing/fixtures.js';
+import { RawText } from './raw-text.js';
 import type { GenerateContentResponse } from './types.js';
 
 function captureLogger(): { logger: pino.Logger; lines: string[] } {
@@ -106,6 +107,49 @@ describe('extractImages', () => {
     };
     const [image] = await extractImages(response);
     expect(Buffer.from(image?.bytes ?? []).equals(Buffer.from(tinyPng()))).toBe(true);
+  });
+
+  describe("Base64 kept as the answer's bytes (RawText)", () => {
+    /** A PNG signature and then `size` bytes that differ along the way, as Base64 bytes. */
+    function bigImage(size: number): { bytes: Buffer; raw: RawText } {
+      const bytes = Buffer.concat([
+        Buffer.from(tinyPng()),
+        Buffer.from(Array.from({ length: size }, (_, i) => (i * 7) % 251)),
+      ]);
+      return { bytes, raw: new RawText(Buffer.from(bytes.toString('base64'), 'latin1')) };
+    }
+
+    const answer = (data: RawText): GenerateContentResponse => ({
+      candidates: [{ content: { parts: [{ inlineData: { mimeType: 'image/png', data } }] } }],
+    });
+
+    it.each([
+      ['one slice', 1000],
+      ['many slices over several turns', 5 * 1024 * 1024 + 2],
+      ['an end that needs padding', 64 * 1024 + 1],
+    ])('decodes %s exactly', async (_case, size) => {
+      const { bytes, raw } = bigImage(size);
+      const [image] = await extractImages(answer(raw));
+      expect(Buffer.from(image?.bytes ?? []).equals(bytes)).toBe(true);
+      expect(image?.mimeType).toBe('image/png');
+    });
+
+    it.each([
+      ['a character outside the alphabet', 3 * 1024 * 1024, '*'],
+      ['a padding sign', 200 * 1024, '='],
+      ['a URL-safe character', 200 * 1024, '_'],
+    ])('refuses %s in a later slice', async (_case, at, character) => {
+      const { raw } = bigImage(4 * 1024 * 1024);
+      raw.bytes.write(character, at, 'latin1');
+      const error = await extractImages(answer(raw)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(BadResponseError);
+    });
+
+    it('decodes Base64 wrapped over several lines', async () => {
+      const wrapped = base64(tinyPng()).replace(/(.{16})/g, '$1\n');
+      const [image] = await extractImages(answer(new RawText(Buffer.from(wrapped, 'latin1'))));
+      expect(Buffer.from(image?.bytes ?? []).equals(Buffer.from(tinyPng()))).toBe(true);
+    });
   });
 
   it('returns nothing for a response without candidates', async () => {

@@ -2,6 +2,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Logger } from 'pino';
 import { BadResponseError, NotAnImageError, type ServiceOperation, UsageError } from './errors.js';
 import { extensionForMimeType, normalizeMimeType } from './mime.js';
+import { RawText } from './raw-text.js';
 import type { GenerateContentResponse, GeneratedImage, InputImage } from './types.js';
 import { processTurns } from '../time/loop-turns.js';
 
@@ -51,11 +52,40 @@ export interface AnswerContext {
   model?: string | undefined;
 }
 
+/** Base64 characters decoded at once from an answer's bytes: a small string, freed by the young generation. */
+const SLICE_CHARS = 64 * 1024;
+/** Slices decoded in one turn of the event loop (about 1.5 MiB of image, a millisecond or two). */
+const SLICES_PER_TURN = 24;
+const DASH = 0x2d;
+const UNDERSCORE = 0x5f;
+const EQUALS = 0x3d;
+
+/**
+ * decodeCanonicalBase64 on an answer's bytes (RawText), a slice at a time: no
+ * copy of the whole text is ever made, and a long image yields the loop
+ * between slices (parsed together, concurrent answers stalled it). Each slice
+ * is 4n characters, so it decodes alone; one with a character outside the
+ * alphabet or a padding sign inside decodes short, and so does the total.
+ */
+async function decodeCanonicalRawBase64(data: RawText): Promise<Uint8Array | undefined> {
+  const text = data.bytes;
+  if (text.byteLength % 4 !== 0 || text.includes(DASH) || text.includes(UNDERSCORE)) return undefined;
+  const padding = text.at(-2) === EQUALS ? 2 : text.at(-1) === EQUALS ? 1 : 0;
+  const decoded = Buffer.allocUnsafeSlow((text.byteLength / 4) * 3 - padding);
+  let written = 0;
+  for (let from = 0, slices = 0; from < text.byteLength; from += SLICE_CHARS, slices += 1) {
+    if (slices > 0 && slices % SLICES_PER_TURN === 0) await processTurns.take();
+    written += decoded.write(text.toString('latin1', from, from + SLICE_CHARS), written, 'base64');
+  }
+  if (written !== decoded.byteLength) return undefined;
+  return new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.byteLength);
+}
+
 /** Decodes strict Base64 (whitespace tolerated); anything else is the service's fault. */
-function decodeBase64(data: string, call: AnswerContext): Uint8Array {
-  const fast = decodeCanonicalBase64(data);
+async function decodeBase64(data: string | RawText, call: AnswerContext): Promise<Uint8Array> {
+  const fast = data instanceof RawText ? await decodeCanonicalRawBase64(data) : decodeCanonicalBase64(data);
   if (fast !== undefined) return fast;
-  const compact = data.replace(/\s+/g, '');
+  const compact = data.toString().replace(/\s+/g, '');
   if (compact.length % 4 !== 0 || !BASE64.test(compact)) {
     throw new BadResponseError('The service returned image data that is not valid Base64.', call);
   }
@@ -64,12 +94,12 @@ function decodeBase64(data: string, call: AnswerContext): Uint8Array {
 
 async function toImage(
   declaredMimeType: string,
-  data: string,
+  data: string | RawText,
   options: { logger?: Logger | undefined; call?: AnswerContext | undefined },
 ): Promise<GeneratedImage> {
   // A turn of the event loop of its own for each image (as between reading and parsing in the client).
   await processTurns.take();
-  const bytes = decodeBase64(data, options.call ?? {});
+  const bytes = await decodeBase64(data, options.call ?? {});
   const logger = options.logger;
   const declared = normalizeMimeType(declaredMimeType);
   const detected = (await fileTypeFromBuffer(bytes))?.mime;
@@ -102,7 +132,9 @@ export async function extractImages(
     .flatMap((candidate) => candidate.content?.parts ?? [])
     .filter((part) => part.thought !== true);
   const inline = parts.flatMap((part) =>
-    part.inlineData !== undefined && part.inlineData !== null && part.inlineData.data !== '' ? [part.inlineData] : [],
+    part.inlineData !== undefined && part.inlineData !== null && part.inlineData.data.length > 0
+      ? [part.inlineData]
+      : [],
   );
   if (inline.length > 0) {
     return Promise.all(inline.map((item) => toImage(item.mimeType, item.data, options)));

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJsonBody } from './json-body.js';
+import { RawText } from './raw-text.js';
 
 const MIB = 1024 * 1024;
 const bytesOf = (text: string) => Buffer.from(text, 'utf8');
@@ -15,7 +16,7 @@ describe('parseJsonBody', () => {
         fc.boolean(),
         (value, liftMinBytes, pretty) => {
           const text = JSON.stringify(value, null, pretty ? 2 : undefined);
-          expect(parseJsonBody(bytesOf(text), liftMinBytes)).toStrictEqual(JSON.parse(text));
+          expect(parseJsonBody(bytesOf(text), { liftMinBytes })).toStrictEqual(JSON.parse(text));
         },
       ),
       { numRuns: 500 },
@@ -26,13 +27,13 @@ describe('parseJsonBody', () => {
     const values = ['a\\"b', 'ends with a backslash \\', '\\\\"', '"quoted"', 'é and 😀 past ASCII', 'line\nbreak'];
     for (const value of values) {
       const text = JSON.stringify({ data: value, after: 'x' });
-      expect(parseJsonBody(bytesOf(text), 1)).toStrictEqual({ data: value, after: 'x' });
+      expect(parseJsonBody(bytesOf(text), { liftMinBytes: 1 })).toStrictEqual({ data: value, after: 'x' });
     }
   });
 
   it('leaves a string that only looks like a lifted one alone', () => {
     const text = JSON.stringify({ a: '\u0000lifted:00000000-0000-0000-0000-000000000000:0', b: 'x'.repeat(100) });
-    expect(parseJsonBody(bytesOf(text), 10)).toStrictEqual(JSON.parse(text));
+    expect(parseJsonBody(bytesOf(text), { liftMinBytes: 10 })).toStrictEqual(JSON.parse(text));
   });
 
   it('keeps a long Base64 value off the V8 heap', () => {
@@ -49,6 +50,36 @@ describe('parseJsonBody', () => {
     expect(after.external - before.external).toBeGreaterThanOrEqual(data.length);
   });
 
+  it('keeps the long values of raw keys as views on the body, and only those', () => {
+    const data = 'QUJD'.repeat(40);
+    const text = JSON.stringify({ parts: [{ text: data, inlineData: { mimeType: 'image/png', data } }], data: ['x'] });
+    const body = bytesOf(text);
+    const parsed = parseJsonBody(body, { liftMinBytes: 100, rawKeys: new Set(['data']) }) as {
+      parts: [{ text: unknown; inlineData: { mimeType: unknown; data: unknown } }];
+      data: unknown;
+    };
+    const raw = parsed.parts[0].inlineData.data;
+    expect(raw).toBeInstanceOf(RawText);
+    expect(raw instanceof RawText && raw.bytes.buffer === body.buffer).toBe(true);
+    expect(String(raw)).toBe(data);
+    expect(parsed.parts[0].text).toBe(data);
+    expect(parsed.parts[0].inlineData.mimeType).toBe('image/png');
+    expect(parsed.data).toStrictEqual(['x']);
+  });
+
+  it('equals JSON.parse with raw keys once their values are read as strings', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ noUnicodeString: false }), fc.integer({ min: 0, max: 8 }), (value, liftMinBytes) => {
+        const text = JSON.stringify({ data: value, inner: { data: value } });
+        const parsed = parseJsonBody(bytesOf(text), { liftMinBytes, rawKeys: new Set(['data']) });
+        expect(
+          JSON.parse(JSON.stringify(parsed, (_key, item: unknown) => (item instanceof RawText ? String(item) : item))),
+        ).toStrictEqual(JSON.parse(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('throws SyntaxError on a body that is not JSON', () => {
     const long = 'A'.repeat(100);
     for (const text of [
@@ -58,7 +89,7 @@ describe('parseJsonBody', () => {
       `{"data": "${long}" "x": 1}`,
       `["${long}",]`,
     ]) {
-      expect(() => parseJsonBody(bytesOf(text), 10), text).toThrow(SyntaxError);
+      expect(() => parseJsonBody(bytesOf(text), { liftMinBytes: 10 }), text).toThrow(SyntaxError);
     }
   });
 });

@@ -1,5 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
+import { RawText } from './raw-text.js';
 
 /** String literals at least this long are read straight from the bytes. */
 const LIFT_MIN_BYTES = 64 * 1024;
@@ -22,11 +23,16 @@ const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
  * character inside a lifted literal is not refused here (the Base64 decoder
  * then tolerates whitespace, as in any image data, and refuses the rest).
  *
+ * A lifted literal that is the value of a member named in `rawKeys` is not
+ * even copied: it stays a view on `body` (RawText), for a reader that can
+ * take bytes (the image decoder).
+ *
  * Throws JSON.parse's SyntaxError when the body is not JSON.
  */
-export function parseJsonBody(body: Buffer, liftMinBytes = LIFT_MIN_BYTES): unknown {
+export function parseJsonBody(body: Buffer, options: ParseJsonBodyOptions = {}): unknown {
+  const { liftMinBytes = LIFT_MIN_BYTES, rawKeys } = options;
   const marker = `\u0000lifted:${randomUUID()}:`;
-  const lifted: string[] = [];
+  const lifted: Buffer[] = [];
   const pieces: string[] = [];
   let copiedTo = 0;
   let open = body.indexOf(QUOTE);
@@ -41,16 +47,25 @@ export function parseJsonBody(body: Buffer, liftMinBytes = LIFT_MIN_BYTES): unkn
       !isKey(body, close + 1)
     ) {
       pieces.push(body.toString('utf8', copiedTo, open), JSON.stringify(`${marker}${String(lifted.length)}`));
-      lifted.push(literal.toString('latin1'));
+      lifted.push(literal);
       copiedTo = close + 1;
     }
     open = body.indexOf(QUOTE, close + 1);
   }
   if (lifted.length === 0) return JSON.parse(body.toString('utf8'));
   pieces.push(body.toString('utf8', copiedTo));
-  return JSON.parse(pieces.join(''), (_key, value: unknown) =>
-    typeof value === 'string' && value.startsWith(marker) ? lifted[Number(value.slice(marker.length))] : value,
-  );
+  return JSON.parse(pieces.join(''), (key, value: unknown) => {
+    if (typeof value !== 'string' || !value.startsWith(marker)) return value;
+    const literal = lifted[Number(value.slice(marker.length))] ?? Buffer.alloc(0);
+    return rawKeys?.has(key) === true ? new RawText(literal) : literal.toString('latin1');
+  });
+}
+
+export interface ParseJsonBodyOptions {
+  /** String literals at least this long are read straight from the bytes (64 KiB). */
+  liftMinBytes?: number | undefined;
+  /** Members whose long values stay bytes (RawText) instead of strings. */
+  rawKeys?: ReadonlySet<string> | undefined;
 }
 
 /** The first quote from `from` on that no backslash escapes; -1 if none. */

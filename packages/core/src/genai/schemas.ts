@@ -6,6 +6,7 @@
  * event kinds pass, so a newer service or a gateway does not break us.
  */
 import { z } from 'zod';
+import { RawText } from './raw-text.js';
 
 /** A field we can do without: anything that does not fit reads as absent. */
 function lenient<T extends z.ZodType>(schema: T) {
@@ -23,7 +24,8 @@ const SafetyRatingsSchema = lenient(z.array(SafetyRatingSchema.catch({})));
 
 const ResponsePartSchema = z.looseObject({
   text: z.string().nullish(),
-  inlineData: z.looseObject({ mimeType: z.string(), data: z.string() }).nullish(),
+  // Bytes when the client kept a long one as it came (RawText).
+  inlineData: z.looseObject({ mimeType: z.string(), data: z.union([z.string(), z.instanceof(RawText)]) }).nullish(),
   thought: lenient(z.boolean()),
 });
 

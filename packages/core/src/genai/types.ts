@@ -3,6 +3,7 @@
  * after schema parsing. Field names follow the service exactly: generate-content
  * is camelCase, messages is snake_case.
  */
+import type { RawText } from './raw-text.js';
 
 export const ASPECT_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'] as const;
 export type AspectRatio = (typeof ASPECT_RATIOS)[number];
@@ -50,7 +51,8 @@ export interface GenerateContentRequest {
 
 export interface ResponsePart {
   text?: string | null | undefined;
-  inlineData?: { mimeType: string; data: string } | null | undefined;
+  /** `data` is Base64: a string, or the answer's own bytes for an image the client decodes itself. */
+  inlineData?: { mimeType: string; data: string | RawText } | null | undefined;
   /** The model's interim work (thinking text, draft images): never a result. */
   thought?: boolean | undefined;
 }
