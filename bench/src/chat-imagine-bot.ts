@@ -4,7 +4,7 @@
  * parent). Sends `{ port }` once listening; on `'stop'` sends what it measured
  * and exits. With `heartbeatMs`, it also sends a `Heartbeat` that often, so a
  * parent learns the longest stall so far even from a process that dies or hangs;
- * `'reset'` starts the stall measure afresh and answers with a zero heartbeat;
+ * `'reset'` starts the stall and memory measures afresh and answers with a zero heartbeat;
  * `'beat'` asks for a heartbeat now.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -59,11 +59,17 @@ const bot = await startSlackBotOnJobs({
   runtime: new BotRuntime({ scheduler: new JobScheduler(input.scheduler) }),
 });
 
-globalThis.gc?.();
-// Let finalisers and freed pages go before the baseline is read.
-await sleep(50);
-const baseRss = process.memoryUsage.rss();
-let peakRss = baseRss;
+let baseRss = 0;
+let peakRss = 0;
+/** Starts the memory measure afresh: what is resident now, after a full collection, is the baseline. */
+async function measureRssFromHere(): Promise<void> {
+  globalThis.gc?.();
+  // Let finalisers and freed pages go before the baseline is read.
+  await sleep(50);
+  baseRss = process.memoryUsage.rss();
+  peakRss = baseRss;
+}
+await measureRssFromHere();
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
 }, RSS_SAMPLE_MS);
@@ -97,9 +103,11 @@ process.on('message', (message) => {
     stop();
     return;
   }
-  // After a warm-up: the stalls measured from here on are the traffic's, not loading and first compiles.
-  loopDelay.reset();
-  const beat: Heartbeat = { kind: 'heartbeat', maxLoopDelayMs: 0 };
-  process.send?.(beat);
+  // After a warm-up: the stalls and memory measured from here on are the traffic's, not loading and first compiles.
+  void measureRssFromHere().then(() => {
+    loopDelay.reset();
+    const beat: Heartbeat = { kind: 'heartbeat', maxLoopDelayMs: 0 };
+    process.send?.(beat);
+  });
 });
 process.send?.({ port: bot.port });
