@@ -315,6 +315,8 @@ describe('daily quotas and /usage', () => {
     expect(await rig.usage.answer({ platform: 'slack', workspaceId: 'T1', userId: 'U1' })).toMatch(
       /^\*\*Today:\*\* \d+ images?, 0 chat tokens\n\*\*This month:\*\* \d+ images?, 0 chat tokens\n\*\*Left today:\*\* 0 images \(resets at midnight UTC\)$/,
     );
+    // A repeat delivery of the job that spent it is a repeat, not a refusal.
+    expect(await rig.intake.submit(first)).toEqual({ accepted: true, duplicate: true });
     // Another user has their own quota.
     expect(await rig.intake.submit(imagineJob('a dog', 'U2'))).toMatchObject({ accepted: true });
   });
@@ -399,6 +401,46 @@ describe('intake when workers elsewhere run the jobs (REDIS_URL)', () => {
     expect(await one!.submit(imagineJob('d', 'U8'))).toMatchObject({ accepted: true });
     await places.shares.release('image', 'U7', first.id);
     expect(await two!.submit(third)).toMatchObject({ accepted: true, duplicate: false });
+  });
+
+  it('takes a repeat as a repeat even when the user has no place left, and a repeat of a finished job holds none', async () => {
+    rig = await startRig({ process: false });
+    const places: SharedPlaces = { shares: new InMemoryUserShares(), perUser: { image: 1, stream: 1 }, ttlMs: 60_000 };
+    const intake = new ChatJobIntake({
+      store: rig.store,
+      queue: rig.queue,
+      runtime: rig.runtime,
+      quota,
+      logger,
+      places,
+    });
+    const first = imagineJob('a', 'U9');
+    expect(await intake.submit(first)).toMatchObject({ accepted: true, duplicate: false });
+    // As the worker ends it: the job finished, its place given back.
+    await rig.store.jobs.finish(first.id, 'done');
+    await places.shares.release('image', 'U9', first.id);
+    expect(await intake.submit(first)).toEqual({ accepted: true, duplicate: true });
+    expect(await places.shares.held('image', 'U9')).toBe(0);
+    const second = imagineJob('b', 'U9');
+    expect(await intake.submit(second)).toMatchObject({ accepted: true, duplicate: false });
+    expect(await intake.submit(first)).toEqual({ accepted: true, duplicate: true });
+    expect(await intake.submit(second)).toEqual({ accepted: true, duplicate: true });
+    expect(await places.shares.held('image', 'U9')).toBe(1);
+  });
+
+  it('admits a new job without reading the store first: the insert finds a repeat', async () => {
+    rig = await startRig({ process: false });
+    const places: SharedPlaces = { shares: new InMemoryUserShares(), perUser: { image: 2, stream: 2 }, ttlMs: 60_000 };
+    const reads: string[] = [];
+    const jobs = rig.store.jobs;
+    const get = (id: string) => {
+      reads.push(id);
+      return jobs.get(id);
+    };
+    const store = { ...rig.store, jobs: { ...jobs, get } };
+    const intake = new ChatJobIntake({ store, queue: rig.queue, runtime: rig.runtime, quota, logger, places });
+    expect(await intake.submit(imagineJob('a', 'U10'))).toMatchObject({ accepted: true, duplicate: false });
+    expect(reads).toEqual([]);
   });
 
   it('refuses in words when the queue is away, and leaves no recorded job for a worker to run later', async () => {

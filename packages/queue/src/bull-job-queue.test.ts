@@ -120,11 +120,19 @@ describe.runIf(installed)('BullJobQueue on a real Redis', () => {
     const queue = queueOf();
     const elsewhere = queueOf();
     for (const id of ['a', 'b', 'c']) await queue.add(imageJob(id));
-    expect(await Promise.all(['a', 'b', 'c', 'zz'].map((id) => elsewhere.position(id)))).toEqual([1, 2, 3, undefined]);
+    await queue.add({ id: 's', lane: 'stream', platform: 'slack', userId: 'U1' }, { firstTime: true });
+    expect(await Promise.all(['a', 'b', 'c', 's', 'zz'].map((id) => elsewhere.position(id)))).toEqual([
+      1,
+      2,
+      3,
+      1,
+      undefined,
+    ]);
     const held = heldHandler();
     queue.process(held.handler, { concurrency: ONE_EACH, platforms: ['slack'] });
-    await vi.waitFor(() => expect(held.deliveries).toHaveLength(1), { timeout: 10_000 });
-    expect(await Promise.all(['a', 'b', 'c'].map((id) => elsewhere.position(id)))).toEqual([0, 1, 2]);
+    // One of each lane runs: the image lane's first and the stream job.
+    await vi.waitFor(() => expect(held.deliveries).toHaveLength(2), { timeout: 10_000 });
+    expect(await Promise.all(['a', 'b', 'c', 's'].map((id) => elsewhere.position(id)))).toEqual([0, 1, 2, 0]);
     held.finishAll();
     await vi.waitFor(async () => expect(await queue.position('c')).toBeUndefined(), { timeout: 10_000 });
   });
@@ -384,6 +392,15 @@ describe.runIf(installed)('BullJobQueue on a real Redis', () => {
     await queue.add(imageJob('again'));
     await vi.waitFor(() => expect(held.deliveries).toHaveLength(2), { timeout: 10_000 });
     expect(held.deliveries.map((d) => d.job.id)).toEqual(['again', 'again']);
+    await raw.close();
+  });
+
+  it('adds a job the store has just recorded (firstTime) once, however often, without asking for its state', async () => {
+    const queue = queueOf();
+    await queue.add(imageJob('fresh'), { firstTime: true });
+    await queue.add(imageJob('fresh'), { firstTime: true });
+    const raw = rawQueue('slack', 'image');
+    expect(await raw.getJobCounts('wait')).toEqual({ wait: 1 });
     await raw.close();
   });
 

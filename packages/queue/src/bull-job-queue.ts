@@ -70,7 +70,7 @@ export class BullJobQueue implements JobQueue {
     this.#connection.on('error', () => undefined);
   }
 
-  async add(job: QueuedJob): Promise<void> {
+  async add(job: QueuedJob, options: { firstTime?: boolean } = {}): Promise<void> {
     if (!this.#options.platforms.includes(job.platform)) {
       throw new RangeError(`Job ${job.id} is for ${job.platform}, which this deploy does not run`);
     }
@@ -80,7 +80,7 @@ export class BullJobQueue implements JobQueue {
     await reaching(`job ${job.id} not queued`, async () => {
       // BullMQ keeps an ended job's id in its history and ignores an add under it; the store
       // says the job is not finished (a worker stopped mid-job), so it runs again.
-      const state = await queue.getJobState(jobId);
+      const state = options.firstTime === true ? 'unknown' : await queue.getJobState(jobId);
       if (state === 'failed' && (await queue.getJob(jobId))?.failedReason === STALLED_TOO_OFTEN) {
         throw new JobGivenUpError(job.id);
       }
@@ -142,19 +142,9 @@ export class BullJobQueue implements JobQueue {
   }
 
   async position(id: string): Promise<number | undefined> {
-    const bullId = bullJobId(id);
     const queues = this.#options.platforms.flatMap((platform) => JOB_LANES.map((lane) => this.#queue(platform, lane)));
-    for (const queue of queues) {
-      const place = await reaching('place in line unknown', () => waitingPlace(this.#connection, queue, bullId));
-      if (place !== undefined) return place;
-    }
-    for (const queue of queues) {
-      const running = await reaching('place in line unknown', () =>
-        this.#connection.lpos(queue.toKey('active'), bullId),
-      );
-      if (running !== null) return 0;
-    }
-    return undefined;
+    const place = await reaching('place in line unknown', () => placeInLine(this.#connection, queues, bullJobId(id)));
+    return place < 0 ? undefined : place;
   }
 
   /** Stops taking jobs and waits for the running ones to end, then lets go of Redis. */
@@ -239,22 +229,33 @@ export class BullJobQueue implements JobQueue {
   }
 }
 
-/** A job's place in a waiting list, read in one atomic step: -1 when it is not there. */
-const PLACE_IN_LIST = `
-local index = redis.call('LPOS', KEYS[1], ARGV[1])
-if not index then return -1 end
-return redis.call('LLEN', KEYS[1]) - index`;
+/**
+ * A job's place in line, read in one atomic step and one round trip whatever
+ * the number of queues: KEYS are every queue's waiting list, then every
+ * queue's active list. BullMQ pushes new jobs on the left of a waiting list
+ * and workers take them from the right, so the place (1: next) is the length
+ * minus the job's index; 0 when a worker holds it, -1 when neither.
+ */
+const PLACE_IN_LINE = `
+local queues = #KEYS / 2
+for i = 1, queues do
+  local index = redis.call('LPOS', KEYS[i], ARGV[1])
+  if index then return redis.call('LLEN', KEYS[i]) - index end
+end
+for i = queues + 1, #KEYS do
+  if redis.call('LPOS', KEYS[i], ARGV[1]) then return 0 end
+end
+return -1`;
 
 /**
- * Where a job stands in a queue's waiting list (1: next), asked of Redis
- * itself: BullMQ pushes new jobs on the left of the list and workers take
- * them from the right, so the place is the length minus the job's index.
- * Reading the whole list instead cost every mention of a busy replica a
- * transfer as long as the line.
+ * Where a job stands among `queues`, asked of Redis itself. Reading the whole
+ * list instead cost every mention of a busy replica a transfer as long as the
+ * line; a call per queue, a round trip each.
  */
-async function waitingPlace(redis: Redis, queue: Queue, bullId: string): Promise<number | undefined> {
-  // The queue shares this connection: once it is ready, so is the connection.
-  await queue.waitUntilReady();
-  const place = await redis.eval(PLACE_IN_LIST, 1, queue.toKey('wait'), bullId);
-  return typeof place === 'number' && place > 0 ? place : undefined;
+async function placeInLine(redis: Redis, queues: readonly Queue[], bullId: string): Promise<number> {
+  // The queues share this connection: once they are ready, so is the connection.
+  await Promise.all(queues.map((queue) => queue.waitUntilReady()));
+  const keys = [...queues.map((queue) => queue.toKey('wait')), ...queues.map((queue) => queue.toKey('active'))];
+  const place = await redis.eval(PLACE_IN_LINE, keys.length, ...keys, bullId);
+  return typeof place === 'number' ? place : -1;
 }

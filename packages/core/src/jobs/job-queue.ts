@@ -71,8 +71,12 @@ export interface JobQueue {
    * says whether a job is finished (a resume adds back only unfinished ones),
    * but for one the queue gave up on (`onGivenUp`): that rejects with a
    * `JobGivenUpError`, so no resume puts it back in line.
+   *
+   * `firstTime`: the store has just created the job's record, so no earlier
+   * run can have ended under its id, and the queue need not look for one (a
+   * round trip saved for every new job).
    */
-  add(job: QueuedJob): Promise<void>;
+  add(job: QueuedJob, options?: { firstTime?: boolean }): Promise<void>;
 
   /** Starts handing jobs to `handler`; called once per process that works jobs. */
   process(handler: JobHandler, options: ProcessOptions): void;

@@ -99,8 +99,9 @@ export class ChatJobIntake implements JobIntake {
     const problem = inputProblem(job);
     if (problem !== undefined) return { accepted: false, answer: problem, reason: 'invalid' };
     try {
-      const known = await store.jobs.get(job.id);
-      if (known !== undefined) return { accepted: true, duplicate: true };
+      // A repeat delivery is found when the job is recorded; only a refusal asks first, so a repeat is never refused.
+      const repeat = async (): Promise<IntakeResult | undefined> =>
+        (await store.jobs.get(job.id)) === undefined ? undefined : { accepted: true, duplicate: true };
       const quota = quotaOf(job);
       // No daily limit on what it spends: the user's totals are not read (a query per request saved).
       const spent =
@@ -108,6 +109,8 @@ export class ChatJobIntake implements JobIntake {
           ? undefined
           : exhausted(await quotaStatus(store.usage, job, this.#options.quota), quota);
       if (spent !== undefined) {
+        const known = await repeat();
+        if (known !== undefined) return known;
         logger.info({ jobId: job.id, quota: spent.quota, limit: spent.limit }, 'job refused: daily quota used up');
         const now = this.#options.now?.() ?? new Date();
         return {
@@ -118,13 +121,15 @@ export class ChatJobIntake implements JobIntake {
       }
       const lane = laneOf(job.input.kind);
       const refusal = await this.#shareRefusal(lane, job);
-      if (refusal !== undefined) return { accepted: false, answer: refusal, reason: 'share' };
+      if (refusal !== undefined) return (await repeat()) ?? { accepted: false, answer: refusal, reason: 'share' };
       const recorded = await store.jobs.record(toNewJob(job));
-      if (!recorded.created && recorded.job.id !== job.id) {
+      if (!recorded.created) {
+        // The place just taken is this job's own while it runs (a share counts a job once); else it goes back.
+        if (recorded.job.id !== job.id || recorded.job.state === 'finished') await this.#giveBackPlace(lane, job);
+        if (recorded.job.id === job.id) return { accepted: true, duplicate: true };
         logger.info({ jobId: job.id, running: recorded.job.id }, 'button pressed again while its first press runs');
         return { accepted: false, answer: copy.alreadyRunning, reason: 'already_running' };
       }
-      if (!recorded.created) return { accepted: true, duplicate: true };
       await this.#enqueue(job);
       const position = await queue.position(job.id).catch(() => undefined);
       // Taken by a worker already (0), its own messages say where it stands.
@@ -170,11 +175,15 @@ export class ChatJobIntake implements JobIntake {
     return copy.busy('user_limit', DEFAULT_LANE_LIMITS[lane].typicalDurationMs / 1000);
   }
 
+  async #giveBackPlace(lane: JobLane, job: ChatJob): Promise<void> {
+    await this.#options.places?.shares.release(lane, job.userId, job.id);
+  }
+
   /** Queues a recorded job; when the queue cannot take it, the record ends as refused, so no worker runs it later. */
   async #enqueue(job: ChatJob): Promise<void> {
     const { store, queue, places } = this.#options;
     try {
-      await queue.add(queuedJob({ ...job, kind: job.input.kind }));
+      await queue.add(queuedJob({ ...job, kind: job.input.kind }), { firstTime: true });
     } catch (error) {
       await store.jobs.finish(job.id, 'rejected', 'queue unavailable').catch(() => undefined);
       await places?.shares.release(laneOf(job.input.kind), job.userId, job.id).catch(() => undefined);
