@@ -1,3 +1,4 @@
+import { getPriority } from 'node:os';
 import { copy } from '@genbot/core/chat';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startSlackFake, type SlackFake } from '@genbot/fakes';
@@ -185,6 +186,9 @@ async function expectAnsweredOnce(deployment: Deployment, accepted: readonly str
 describe.runIf(installed)('a scaled deployment while its engines fail', () => {
   it('Redis going away mid-run and coming back: refused in words while away, nothing accepted lost, work resumes', async () => {
     const deployment = await startDeployment();
+    // The worker gives the CPU way to the bot on the same machine; the bot keeps its priority.
+    expect(getPriority(deployment.worker.child.pid)).toBe(10);
+    expect(getPriority(deployment.replica.child.pid)).toBe(getPriority());
     expect(copy.queueUnavailable).toBe(
       "⚠️ I can't take requests right now (my job queue is unavailable). Please try again in a few minutes.",
     );

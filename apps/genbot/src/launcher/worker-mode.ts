@@ -23,6 +23,7 @@ import type { LauncherIo } from './run.js';
 import { type StopTriggers, waitForShutdown } from './shutdown.js';
 import { databaseReadiness, StoreConnection } from './store-connection.js';
 import { databaseLine, describeService, serviceLines } from './summary.js';
+import { giveWayToBots } from './worker-priority.js';
 
 type WorkerPlan = Extract<LaunchPlan, { kind: 'worker' }>;
 
@@ -59,6 +60,7 @@ export async function runWorker(
   triggers: StopTriggers,
 ): Promise<ExitCode> {
   const say = (line: string) => io.stdout.write(`${line}\n`);
+  const niceness = giveWayToBots(logger);
   const opened = new Opened();
   let parts: Awaited<ReturnType<typeof openWorkerParts>>;
   try {
@@ -156,7 +158,7 @@ export async function runWorker(
   ];
   if (health.server !== undefined) lines.push(`Health: /healthz, /readyz and /metrics at :${health.server.port}`);
   for (const line of [...lines, ...serviceLines(service, core)]) say(line);
-  logger.info({ platforms: worker.platforms, service: describeService(service) }, 'genbot worker started');
+  logger.info({ platforms: worker.platforms, service: describeService(service), niceness }, 'genbot worker started');
 
   return waitForShutdown({
     triggers,
