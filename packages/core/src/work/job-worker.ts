@@ -1,4 +1,3 @@
-import { webcrypto } from 'node:crypto';
 import { isImageAttachment } from '../chat/attachments.js';
 import { copy } from '../chat/copy.js';
 import type { ChatDeps, ChatOutcome } from '../chat/deps.js';
@@ -30,6 +29,7 @@ import { askedIn, parseChatJob, UnreadableJobError } from './parse-chat-job.js';
 import { RecordedSurface } from './recorded-surface.js';
 import { type UntilStoredOptions, untilStored } from './until-stored.js';
 import { UsageMeter } from './usage-meter.js';
+import { sha256Hex } from './image-digest.js';
 import { closeToLimit, quotaStatus } from './daily-quota.js';
 import { withQuotaNote } from './quota-note-surface.js';
 import type { QuotaConfig } from '../config/load-config.js';
@@ -37,14 +37,6 @@ import { systemClock } from '../time/clock.js';
 
 const DEFAULT_POSTED_WAIT = { timeoutMs: 60_000, pollMs: 50 };
 const MAX_POSTED_POLL_MS = 1_000;
-
-/**
- * WebCrypto's digest runs on libuv's thread pool: a 4 MiB image hashed on the
- * main thread held the event loop 5-9 ms, once per image of every job.
- */
-async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  return Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
-}
 
 /** A job older than this when the process starts is told to retry instead of resumed (a Discord interaction token lasts 15 minutes). */
 export const MAX_RESUME_AGE_MS = 15 * 60 * 1000;
