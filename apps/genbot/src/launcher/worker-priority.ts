@@ -10,7 +10,7 @@ import type { Logger } from '@genbot/core/log';
  * workers at this niceness, at the same throughput. A worker alone on its
  * machine (or in its own container) is not slowed by it.
  */
-export const WORKER_NICENESS = 10;
+const WORKER_NICENESS = 10;
 
 /** Lowers this process's CPU priority to WORKER_NICENESS, never raises it; the niceness it runs at. */
 export function giveWayToBots(logger: Logger): number | undefined {

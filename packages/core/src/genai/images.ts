@@ -79,10 +79,9 @@ async function decodeCanonicalRawBase64(data: RawText): Promise<Uint8Array | und
   const padding = text.at(-2) === EQUALS ? 2 : text.at(-1) === EQUALS ? 1 : 0;
   const decoded = Buffer.allocUnsafeSlow((text.byteLength / 4) * 3 - padding);
   let written = 0;
-  for (let from = 0, slices = 0; from < text.byteLength; from += SLICE_CHARS, slices += 1) {
-    if (slices > 0 && slices % SLICES_PER_TURN === 0) await processTurns.take();
-    written += decoded.write(text.toString('latin1', from, from + SLICE_CHARS), written, 'base64');
-  }
+  await processTurns.inSlices(text.byteLength, SLICE_CHARS, SLICES_PER_TURN, (from, to) => {
+    written += decoded.write(text.toString('latin1', from, to), written, 'base64');
+  });
   if (written !== decoded.byteLength) return undefined;
   return new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.byteLength);
 }

@@ -47,4 +47,22 @@ describe('LoopTurns', () => {
     await Promise.all([turns.take().then(() => order.push('first')), turns.take().then(() => order.push('second'))]);
     expect(order).toEqual(['first', 'second']);
   });
+
+  it('runs work over a length in slices, a group of slices a turn, with other takers between groups', async () => {
+    const turns = new LoopTurns();
+    const log: string[] = [];
+    // Asked for first: the first group runs at once all the same, and the next waits behind it.
+    const other = turns.take().then(() => log.push('other'));
+    const sliced = turns.inSlices(10, 3, 2, (from, to) => log.push(`${from}-${to}`));
+    await Promise.all([sliced, other]);
+    expect(log).toEqual(['0-3', '3-6', 'other', '6-9', '9-10']);
+  });
+
+  it('does nothing for nothing, without taking a turn', async () => {
+    const turns = new LoopTurns();
+    const log: string[] = [];
+    await turns.inSlices(0, 3, 1, (from, to) => log.push(`${from}-${to}`));
+    expect(log).toEqual([]);
+    expect(turns.waiting).toBe(0);
+  });
 });

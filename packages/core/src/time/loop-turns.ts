@@ -37,6 +37,24 @@ export class LoopTurns {
     });
   }
 
+  /**
+   * Runs `work(from, to)` over `[0, length)` a slice of `sliceLength` at a
+   * time, `slicesPerTurn` slices in one turn: the first at once, each next
+   * group on a turn taken as `work`. For megabytes of synchronous work (an
+   * image decoded or hashed) that would otherwise hold the loop in one go.
+   */
+  async inSlices(
+    length: number,
+    sliceLength: number,
+    slicesPerTurn: number,
+    work: (from: number, to: number) => void,
+  ): Promise<void> {
+    for (let from = 0, slices = 0; from < length; from += sliceLength, slices += 1) {
+      if (slices > 0 && slices % slicesPerTurn === 0) await this.take();
+      work(from, Math.min(from + sliceLength, length));
+    }
+  }
+
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;

@@ -181,12 +181,12 @@ export class ChatJobIntake implements JobIntake {
 
   /** Queues a recorded job; when the queue cannot take it, the record ends as refused, so no worker runs it later. */
   async #enqueue(job: ChatJob): Promise<void> {
-    const { store, queue, places } = this.#options;
+    const { store, queue } = this.#options;
     try {
       await queue.add(queuedJob({ ...job, kind: job.input.kind }), { firstTime: true });
     } catch (error) {
       await store.jobs.finish(job.id, 'rejected', 'queue unavailable').catch(() => undefined);
-      await places?.shares.release(laneOf(job.input.kind), job.userId, job.id).catch(() => undefined);
+      await this.#giveBackPlace(laneOf(job.input.kind), job).catch(() => undefined);
       throw error;
     }
   }

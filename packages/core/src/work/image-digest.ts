@@ -12,9 +12,6 @@ const SLICE_BYTES = 1024 * 1024;
  */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const hash = createHash('sha256');
-  for (let from = 0; from < bytes.byteLength; from += SLICE_BYTES) {
-    if (from > 0) await processTurns.take();
-    hash.update(bytes.subarray(from, from + SLICE_BYTES));
-  }
+  await processTurns.inSlices(bytes.byteLength, SLICE_BYTES, 1, (from, to) => hash.update(bytes.subarray(from, to)));
   return hash.digest('hex');
 }
