@@ -136,7 +136,8 @@ export class RecordingSurface implements ChatSurface {
     if (files.length > this.limits.maxFilesPerMessage) throw new Error('too many files');
     this.uploads.push({
       target,
-      files: [...files],
+      // A copy: the job frees the bytes it lent once the upload settles.
+      files: files.map((file) => ({ ...file, bytes: Buffer.from(file.bytes) })),
       comment,
       ...(buttons === undefined ? {} : { buttons: [...buttons] }),
     });

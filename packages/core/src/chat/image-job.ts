@@ -1,4 +1,5 @@
 import { describeError, type ErrorDescription } from '../genai/describe-error.js';
+import { releaseBytes } from '../genai/owned-bytes.js';
 import type { GeneratedImage } from '../genai/types.js';
 import { JobRejectedError } from '../jobs/job-rejected-error.js';
 import { stoppedEarly } from '../jobs/stopped-early.js';
@@ -110,7 +111,10 @@ export async function runImageJob<T>(job: ImageJob<T>, deps: ChatDeps, signal?: 
         const input = await job.input(jobSignal);
         if (!input.ok) return { outcome: 'rejected', answer: input.answer };
         const images = await job.generate(input.value, jobSignal);
-        const uploaded = await deliverImages(deps, job.target, images, job.stem, job.comment);
+        const uploaded = await deliverImages(deps, job.target, images, job.stem, job.comment).finally(() => {
+          // The job owns its images and the surface only borrowed them for the upload (see `uploadFiles`).
+          for (const image of images) releaseBytes(image.bytes);
+        });
         if (!uploaded.ok) return { outcome: 'failed', answer: uploaded.answer };
         // Nothing shown is a failure, even though the words say why (`done` covers every image too large).
         return {

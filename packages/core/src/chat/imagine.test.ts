@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownBytes } from '../genai/owned-bytes.js';
 import { copy } from './copy.js';
 import { imagine } from './imagine.js';
 import type { MessageRef } from './surface.js';
@@ -131,5 +132,36 @@ describe('imagine where the result stands on its own', () => {
     await imagine({ target: channel, prompt: 'a quiet harbour' }, service.deps(surface));
     expect(surface.deleted).toEqual([]);
     expect(surface.texts()).toEqual([copy.imagineDone('a quiet harbour', { uploaded: 0, tooLarge: 1, limitBytes: 1 })]);
+  });
+});
+
+describe('imagine and the memory of its images', () => {
+  /** An image model whose images each own their memory, as the client's do; `made` keeps them to look at. */
+  function ownedImages(made: Uint8Array[]) {
+    return {
+      generateImages: async () => {
+        const bytes = ownBytes(64 * 1024).fill(7);
+        made.push(bytes);
+        return [{ mimeType: 'image/png', extension: 'png', bytes }];
+      },
+    };
+  }
+
+  it('frees each image once its upload settles, after the surface had it whole', async () => {
+    const made: Uint8Array[] = [];
+    const surface = new RecordingSurface();
+    const deps = { ...service.deps(surface), images: ownedImages(made) };
+    expect(await imagine({ target: channel, prompt: 'a kite' }, deps)).toBe('done');
+    expect(surface.uploads[0]?.files[0]?.bytes.byteLength).toBe(64 * 1024);
+    expect(made.map((bytes) => bytes.byteLength)).toEqual([0]);
+  });
+
+  it('frees them when the platform refuses the upload too', async () => {
+    const made: Uint8Array[] = [];
+    const surface = new RecordingSurface();
+    for (let i = 0; i < 5; i += 1) surface.failures.upload.push(new Error('upload refused'));
+    const deps = { ...service.deps(surface), images: ownedImages(made), clock: instantClock };
+    expect(await imagine({ target: channel, prompt: 'a kite' }, deps)).toBe('failed');
+    expect(made.map((bytes) => bytes.byteLength)).toEqual([0]);
   });
 });

@@ -2,6 +2,10 @@ import type { AspectRatio, GeneratedImage, InputImage, MessagesRequest } from '.
 
 /** What the use cases call on the service; GenAiClient satisfies both structurally. */
 export interface ImageModel {
+  /**
+   * The images are the caller's alone: the image job frees them once uploaded
+   * (`releaseBytes`). Images of one answer may share its memory: free them together.
+   */
   generateImages(
     model: string,
     input: { prompt: string; aspectRatio?: AspectRatio; image?: InputImage },

@@ -59,7 +59,9 @@ export interface ChatSurface {
    * learns the message and file ids returns them, so a job can record what it
    * posted (image versions, and no second upload when it runs again).
    * `buttons`, when given, go on that same message (Slack an actions block,
-   * Discord an action row), in order.
+   * Discord an action row), in order. The files' bytes are lent for the call
+   * only: once it settles, the job frees them, so a surface that keeps them
+   * (to show them again, to assert on them) keeps a copy.
    */
   uploadFiles(
     target: ChatTarget,

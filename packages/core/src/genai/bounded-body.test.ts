@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readCapped, release } from './bounded-body.js';
+import { readCapped } from './bounded-body.js';
 
 const chunksOf = (...texts: string[]) => Readable.from(texts.map((text) => Buffer.from(text)));
 const tooLarge = () => new Error('too large');
@@ -24,26 +24,5 @@ describe('readCapped', () => {
   it('refuses a declared length over the cap before reading, and a body that grows past it', async () => {
     await expect(readCapped(chunksOf('abc'), 101, 100, tooLarge)).rejects.toThrow('too large');
     await expect(readCapped(chunksOf('ab', 'cd'), undefined, 3, tooLarge)).rejects.toThrow('too large');
-  });
-});
-
-describe('release', () => {
-  it('frees a buffer that covers its memory: it and its views read as empty', () => {
-    const body = Buffer.allocUnsafeSlow(1024 * 1024).fill(1);
-    const view = body.subarray(10, 20);
-    release(body);
-    expect(body.byteLength).toBe(0);
-    expect(view.byteLength).toBe(0);
-  });
-
-  it("leaves a slice of Node's shared pool, and a view on a larger buffer, alone", () => {
-    const pooled = Buffer.from('small');
-    const neighbour = Buffer.from('neighbour');
-    const part = Buffer.alloc(64).subarray(0, 32);
-    release(pooled);
-    release(part);
-    expect(pooled.toString()).toBe('small');
-    expect(neighbour.toString()).toBe('neighbour');
-    expect(part.byteLength).toBe(32);
   });
 });

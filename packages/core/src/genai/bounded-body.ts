@@ -3,6 +3,8 @@
  * body the client reads (an answer, a stream, an error page) goes through here.
  */
 
+import { ownBytes, releaseBytes } from './owned-bytes.js';
+
 /** The chunks of `body` as they come; once more than `limitBytes` arrived, `tooLarge()` is thrown instead. */
 export async function* capBytes(
   body: AsyncIterable<Uint8Array>,
@@ -18,8 +20,9 @@ export async function* capBytes(
 }
 
 /**
- * A whole body as one buffer, refused past `limitBytes`: at once when its
- * declared length says so, otherwise as soon as it grows past it.
+ * A whole body as one buffer in memory of its own (`ownBytes`), refused past
+ * `limitBytes`: at once when its declared length says so, otherwise as soon
+ * as it grows past it.
  *
  * With a declared length, each chunk is copied into one buffer of that size as
  * it comes and dies young; collected and joined at the end, a body of
@@ -34,7 +37,7 @@ export async function readCapped(
   tooLarge: () => Error,
 ): Promise<Buffer> {
   if (declaredLength !== undefined && declaredLength > limitBytes) throw tooLarge();
-  const into = Buffer.allocUnsafeSlow(declaredLength ?? 0);
+  const into = ownBytes(declaredLength ?? 0);
   let filled = 0;
   // What did not fit the declared length (none, from a server that keeps to HTTP).
   const rest: Uint8Array[] = [];
@@ -46,20 +49,16 @@ export async function readCapped(
       rest.push(chunk);
     }
   }
-  return rest.length === 0 ? into.subarray(0, filled) : Buffer.concat([into.subarray(0, filled), ...rest]);
-}
-
-/**
- * Gives a body's memory back now instead of at V8's next full collection,
- * which comes only once external memory has grown by tens of megabytes: with
- * images in flight, dead answers were most of the bot's growth. The buffer
- * and every view on it read as empty afterwards. Only a buffer that covers
- * all of its memory is freed: never a slice of Node's shared pool.
- */
-export function release(body: Buffer): void {
-  const memory = body.buffer;
-  if (!(memory instanceof ArrayBuffer) || body.byteOffset !== 0 || body.byteLength !== memory.byteLength) return;
-  memory.transfer(0);
+  if (rest.length === 0) return into.subarray(0, filled);
+  const whole = ownBytes(rest.reduce((total, chunk) => total + chunk.byteLength, filled));
+  whole.set(into.subarray(0, filled));
+  let at = filled;
+  for (const chunk of rest) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  releaseBytes(into);
+  return whole;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPng } from '../../testing/fixtures.js';
 import { GenAiClient } from './client.js';
+import { releaseBytes } from './owned-bytes.js';
 
 const MiB = 1024 * 1024;
 
@@ -72,6 +73,8 @@ describe('image answers', () => {
   it('gives the images in memory of their own, the answer being freed', async () => {
     const decoded = await client.generateImages('gemini-image', { prompt: 'two' });
     expect(decoded.map((item) => item.bytes.buffer.byteLength)).toEqual(images.map((bytes) => bytes.byteLength));
+    releaseBytes(decoded[0]?.bytes ?? new Uint8Array());
+    expect(decoded.map((item) => item.bytes.byteLength)).toEqual([0, images[1]?.byteLength]);
   });
 
   it('hands strings, never bytes, to a caller of generateContent', async () => {

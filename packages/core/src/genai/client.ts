@@ -3,7 +3,8 @@ import pino, { type Logger } from 'pino';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { BackoffGate } from './backoff-gate.js';
-import { capBytes, declaredLength, readCapped, readHead, release } from './bounded-body.js';
+import { capBytes, declaredLength, readCapped, readHead } from './bounded-body.js';
+import { releaseBytes } from './owned-bytes.js';
 import { Deadline } from './deadline.js';
 import {
   BadResponseError,
@@ -231,7 +232,7 @@ export class GenAiClient {
       return images;
     } finally {
       // The images are decoded into memory of their own: the answer's Base64 (views on this body) is read no more.
-      release(answer.body);
+      releaseBytes(answer.body);
     }
   }
 

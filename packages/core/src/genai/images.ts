@@ -2,6 +2,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Logger } from 'pino';
 import { BadResponseError, NotAnImageError, type ServiceOperation, UsageError } from './errors.js';
 import { extensionForMimeType, normalizeMimeType } from './mime.js';
+import { ownBytes } from './owned-bytes.js';
 import { RawText } from './raw-text.js';
 import type { GenerateContentResponse, GeneratedImage, InputImage } from './types.js';
 import { processTurns } from '../time/loop-turns.js';
@@ -77,7 +78,7 @@ async function decodeCanonicalRawBase64(data: RawText): Promise<Uint8Array | und
   const text = data.bytes;
   if (text.byteLength % 4 !== 0 || text.includes(DASH) || text.includes(UNDERSCORE)) return undefined;
   const padding = text.at(-2) === EQUALS ? 2 : text.at(-1) === EQUALS ? 1 : 0;
-  const decoded = Buffer.allocUnsafeSlow((text.byteLength / 4) * 3 - padding);
+  const decoded = ownBytes((text.byteLength / 4) * 3 - padding);
   let written = 0;
   await processTurns.inSlices(text.byteLength, SLICE_CHARS, SLICES_PER_TURN, (from, to) => {
     written += decoded.write(text.toString('latin1', from, to), written, 'base64');
