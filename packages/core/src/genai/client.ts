@@ -225,14 +225,15 @@ export class GenAiClient {
       },
     };
     const answer = await this.#generateContent(model, request, { ...options, auth: 'bearer' }, input.image?.bytes);
+    let images: GeneratedImage[] = [];
     try {
       const call = { operation: 'image', model } as const;
-      const images = await extractImages(answer.response, { logger: this.#logger, call });
+      images = await extractImages(answer.response, { logger: this.#logger, call });
       if (images.length === 0) throw noOutputError(answer.response, 'image');
       return images;
     } finally {
-      // The images are decoded into memory of their own: the answer's Base64 (views on this body) is read no more.
-      releaseBytes(answer.body);
+      // Images decoded in place are views on the answer, which their job frees once they are uploaded.
+      if (!images.some((image) => image.bytes.buffer === answer.body.buffer)) releaseBytes(answer.body);
     }
   }
 

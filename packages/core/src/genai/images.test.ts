@@ -134,6 +134,14 @@ describe('extractImages', () => {
       expect(image?.mimeType).toBe('image/png');
     });
 
+    it('decodes in place: the image is the start of its own Base64, nothing of its size allocated', async () => {
+      const { bytes, raw } = bigImage(300 * 1024);
+      const [image] = await extractImages(answer(raw));
+      expect(image?.bytes.buffer).toBe(raw.bytes.buffer);
+      expect(image?.bytes.byteOffset).toBe(raw.bytes.byteOffset);
+      expect(Buffer.from(image?.bytes ?? []).equals(bytes)).toBe(true);
+    });
+
     it.each([
       ['a character outside the alphabet', 3 * 1024 * 1024, '*'],
       ['a padding sign', 200 * 1024, '='],
