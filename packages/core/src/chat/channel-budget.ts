@@ -1,5 +1,6 @@
 import type { ChannelPace } from '../jobs/channel-pace.js';
 import { systemClock, type Clock } from '../time/clock.js';
+import { wakeUp } from '../time/wake-up.js';
 import type { ChatSurface, ChatTarget, PacedCall, SurfaceLimits } from './surface.js';
 
 /**
@@ -125,7 +126,7 @@ export class ChannelBudget {
       };
       queue.push(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
-      lane.wake.abort();
+      wakeUp(lane.wake);
     });
   }
 
@@ -134,7 +135,7 @@ export class ChannelBudget {
     const lane = this.#lane(channelId, kind);
     lane.heldUntil = Math.max(lane.heldUntil, this.#clock.now() + ms);
     lane.quietAt = Math.max(lane.quietAt, lane.heldUntil);
-    lane.wake.abort();
+    wakeUp(lane.wake);
     // The other processes hold back too; if the shared pace cannot be reached, this one still does.
     this.#pace?.holdOff(channelId, kind, ms).catch(() => undefined);
   }

@@ -1,4 +1,5 @@
 import type { Clock } from '../time/clock.js';
+import { wakeUp } from '../time/wake-up.js';
 import { type CallKind, type CallPriority, callBurst, callIntervalMs, type ChannelBudget } from './channel-budget.js';
 import { stoppedEarly } from '../jobs/stopped-early.js';
 import { RateLimitedError } from './errors.js';
@@ -115,7 +116,7 @@ export class ReplyPump implements ReplyWriter {
         this.#failure = { error };
       })
       .finally(() => {
-        this.#markerDone.abort();
+        wakeUp(this.#markerDone);
         this.#onScreen();
         signal?.removeEventListener('abort', onAbort);
       });
@@ -136,7 +137,7 @@ export class ReplyPump implements ReplyWriter {
     if (this.#closed || this.#running) return;
     this.#status = { queued: position };
     this.#statusVersion += 1;
-    this.#markerWake.abort();
+    wakeUp(this.#markerWake);
     this.#replanIfNeeded();
     this.#poke();
   }
@@ -146,7 +147,7 @@ export class ReplyPump implements ReplyWriter {
     this.#running = true;
     this.#status = 'working';
     this.#statusVersion += 1;
-    this.#markerWake.abort();
+    wakeUp(this.#markerWake);
     this.#replanIfNeeded();
     this.#poke();
   }
@@ -226,7 +227,7 @@ export class ReplyPump implements ReplyWriter {
       this.#onScreen();
       this.#sinkCalls += 1;
       this.#retries.succeeded();
-      if (!call.statusOnly) this.#markerDone.abort();
+      if (!call.statusOnly) wakeUp(this.#markerDone);
     }
   }
 
@@ -258,7 +259,7 @@ export class ReplyPump implements ReplyWriter {
       this.#priorityOf(call) !== waiting.priority ||
       (call.notBefore ?? Number.NEGATIVE_INFINITY) < waiting.notBefore
     ) {
-      waiting.replan.abort();
+      wakeUp(waiting.replan);
     }
   }
 
@@ -346,7 +347,7 @@ export class ReplyPump implements ReplyWriter {
    * lets the reply go at once.
    */
   async #markerSettled(): Promise<void> {
-    this.#markerCut.abort();
+    wakeUp(this.#markerCut);
     await this.#markerCall;
   }
 
