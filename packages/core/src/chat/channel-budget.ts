@@ -12,6 +12,13 @@ import type { ChatSurface, ChatTarget, PacedCall, SurfaceLimits } from './surfac
 export type CallKind = 'post' | 'edit' | 'private';
 
 /**
+ * What a channel's budget paces apart: each kind of call, and the progress
+ * markers that say where a waiting reply stands (Slack's assistant status),
+ * which are no messages of the channel and go at the pace of its edits.
+ */
+export type LaneKind = CallKind | 'marker';
+
+/**
  * Who goes first when a channel is busy: the calls that complete a reply
  * whose text is all there (its stream ended: the person is only waiting for
  * the platform); then the messages and text of running jobs, first come first
@@ -26,7 +33,7 @@ export type CallPriority = 'closing' | 'reply' | 'status' | 'refusal';
 const PRIORITIES: readonly CallPriority[] = ['closing', 'reply', 'status', 'refusal'];
 
 /** The surface's shortest gap between two calls of `kind` in one channel. */
-export function callIntervalMs(limits: SurfaceLimits, kind: CallKind): number {
+export function callIntervalMs(limits: SurfaceLimits, kind: LaneKind): number {
   if (kind === 'private') return limits.minPrivateIntervalMs ?? limits.minPostIntervalMs;
   return kind === 'post' ? limits.minPostIntervalMs : limits.minEditIntervalMs;
 }
@@ -37,7 +44,7 @@ export function paceKeyOf(surface: Pick<ChatSurface, 'paceKey'>, call: PacedCall
 }
 
 /** Calls of `kind` a channel of the surface takes in a row before its interval applies: a burst is for posts. */
-export function callBurst(limits: SurfaceLimits, kind: CallKind): number {
+export function callBurst(limits: SurfaceLimits, kind: LaneKind): number {
   return kind === 'post' ? (limits.channelBurst ?? 1) : 1;
 }
 
@@ -52,7 +59,7 @@ interface Waiter {
 
 interface Lane {
   channelId: string;
-  kind: CallKind;
+  kind: LaneKind;
   /** No call before this (the platform asked to hold off). */
   heldUntil: number;
   /** When the latest calls went out, oldest first; a call's time moves to when it was done. */
@@ -101,7 +108,7 @@ export class ChannelBudget {
    */
   turn(
     channelId: string,
-    kind: CallKind,
+    kind: LaneKind,
     intervalMs: number,
     options: { priority?: CallPriority; signal?: AbortSignal | undefined; burst?: number } = {},
   ): Promise<() => void> {
@@ -131,7 +138,7 @@ export class ChannelBudget {
   }
 
   /** The platform refused a call in the channel for its rate limit: no call of `kind` there for `ms`. */
-  holdOff(channelId: string, kind: CallKind, ms: number): void {
+  holdOff(channelId: string, kind: LaneKind, ms: number): void {
     const lane = this.#lane(channelId, kind);
     lane.heldUntil = Math.max(lane.heldUntil, this.#clock.now() + ms);
     lane.quietAt = Math.max(lane.quietAt, lane.heldUntil);
@@ -140,7 +147,7 @@ export class ChannelBudget {
     this.#pace?.holdOff(channelId, kind, ms).catch(() => undefined);
   }
 
-  #lane(channelId: string, kind: CallKind): Lane {
+  #lane(channelId: string, kind: LaneKind): Lane {
     const key = `${kind} ${channelId}`;
     let lane = this.#lanes.get(key);
     if (lane === undefined) {

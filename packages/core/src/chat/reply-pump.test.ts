@@ -475,13 +475,13 @@ function recordingStream(maxChunkChars = 12_000): ReplyStream & { calls: Array<[
   };
 }
 
-function streamed(api: ReplyStream, surface: RecordingSurface, logger = silent): ReplyPump {
+function streamed(api: ReplyStream, surface: RecordingSurface, logger = silent, options: PumpOptions = {}): ReplyPump {
   const sink = new StreamSink(api, {
     clock: systemClock,
     gapMs: surface.limits.minEditIntervalMs,
     fallback: () => new EditSink(surface, target, systemClock),
   });
-  return pump(sink, surface, { logger });
+  return pump(sink, surface, { ...options, logger });
 }
 
 const sent = (calls: Array<[string, number, string?]>): string =>
@@ -525,7 +525,7 @@ describe('reply pump, streaming natively', () => {
     ]);
   });
 
-  it('shows the place in line as the status while the reply waits', async () => {
+  it('shows the place in line as the status while the reply waits, and never "thinking" before it', async () => {
     const api = recordingStream();
     const writer = streamed(api, new RecordingSurface());
     writer.queued(4);
@@ -534,10 +534,75 @@ describe('reply pump, streaming natively', () => {
     writer.append('Hi');
     await settle(writer.finish());
     expect(api.calls.filter(([kind]) => kind === 'status').map(([, , status]) => status)).toEqual([
-      copy.thinkingStatus,
       copy.queuedStatus(4),
       copy.thinkingStatus,
     ]);
+  });
+
+  it('shows a line moving up at an edit’s pace, the latest place each time, and its work starting at once', async () => {
+    const api = recordingStream();
+    const writer = streamed(api, new RecordingSurface());
+    writer.queued(5);
+    await vi.advanceTimersByTimeAsync(100);
+    writer.queued(4);
+    await vi.advanceTimersByTimeAsync(100);
+    writer.queued(3);
+    await vi.advanceTimersByTimeAsync(400);
+    writer.queued(2);
+    await vi.advanceTimersByTimeAsync(900);
+    writer.queued(1);
+    await vi.advanceTimersByTimeAsync(100);
+    writer.started();
+    writer.append('Hi');
+    await settle(writer.finish());
+    expect(api.calls.filter(([kind]) => kind === 'status')).toEqual([
+      ['status', 0, copy.queuedStatus(5)],
+      ['status', 100, copy.queuedStatus(4)],
+      ['status', 1100, copy.queuedStatus(2)],
+      ['status', 1600, copy.thinkingStatus],
+    ]);
+  });
+
+  it('shows the places of a channel’s waiting replies one an edit interval, apart from the text of running ones', async () => {
+    const channels = new ChannelBudget();
+    const surface = new RecordingSurface();
+    const running = recordingStream();
+    const first = recordingStream();
+    const second = recordingStream();
+    const reply = streamed(running, surface, silent, { channels });
+    reply.started();
+    reply.append('Hello');
+    const a = streamed(first, surface, silent, { channels });
+    const b = streamed(second, surface, silent, { channels });
+    a.queued(3);
+    b.queued(4);
+    await vi.advanceTimersByTimeAsync(100);
+    a.queued(2);
+    b.queued(3);
+    await vi.advanceTimersByTimeAsync(100);
+    a.queued(1);
+    b.queued(2);
+    reply.append(', world');
+    await vi.advanceTimersByTimeAsync(2500);
+    expect(running.calls).toEqual([
+      ['status', 0, copy.thinkingStatus],
+      ['start', 0, 'Hello'],
+      ['append', 1000, ', world'],
+    ]);
+    expect(first.calls).toEqual([
+      ['status', 0, copy.queuedStatus(3)],
+      ['status', 100, copy.queuedStatus(2)],
+      ['status', 2100, copy.queuedStatus(1)],
+    ]);
+    expect(second.calls).toEqual([
+      ['status', 0, copy.queuedStatus(4)],
+      ['status', 1100, copy.queuedStatus(2)],
+    ]);
+    await settle(reply.finish());
+    for (const waiting of [a, b]) {
+      waiting.started();
+      await settle(waiting.fail('Gave up.'));
+    }
   });
 
   it('splits text longer than one call may carry', async () => {

@@ -94,6 +94,8 @@ export class ReplyPump implements ReplyWriter {
   #waiting: { priority: CallPriority; notBefore: number; replan: AbortController } | undefined;
   readonly #markerDone = new AbortController();
   #markerWake = new AbortController();
+  /** Aborted when the model call starts: a place in line still waiting to be shown gives way to that. */
+  readonly #markerWorking = new AbortController();
   /** Aborted before each call of the reply, so a slow marker does not hold it back (`ReplySink['marker']`). */
   #markerCut = new AbortController();
   #markerCall: Promise<void> = Promise.resolve();
@@ -148,6 +150,7 @@ export class ReplyPump implements ReplyWriter {
     this.#status = 'working';
     this.#statusVersion += 1;
     wakeUp(this.#markerWake);
+    wakeUp(this.#markerWorking);
     this.#replanIfNeeded();
     this.#poke();
   }
@@ -352,21 +355,57 @@ export class ReplyPump implements ReplyWriter {
   }
 
   async #keepMarker(marker: NonNullable<ReplySink['marker']>): Promise<void> {
+    // A place in line given as soon as the reply is made is its first status, not "working" before it. The
+    // reply's first call cannot start within this microtask, so the marker is still under way before it.
+    await Promise.resolve();
     const done = this.#markerDone.signal;
     const { signal, clock, logger } = this.#o;
+    let shownOnce = false;
     while (!done.aborted && signal?.aborted !== true) {
-      const version = this.#statusVersion;
+      let version = this.#statusVersion;
+      const paced = marker.showsPlace === true && shownOnce && this.#status !== 'working';
+      this.#markerWake = new AbortController();
       this.#markerCut = new AbortController();
-      this.#markerCall = marker.show(this.#status, this.#markerCut.signal).then(
-        () => this.#onScreen(),
-        (error: unknown) => logger.debug({ err: error }, 'progress marker failed'),
-      );
+      const cut = this.#markerCut.signal;
+      this.#markerCall = (async () => {
+        const turnDone = paced ? await this.#placeTurn(cut) : undefined;
+        if (paced && turnDone === undefined) return;
+        // The latest place: those that came while this one waited its turn are shown with it.
+        version = this.#statusVersion;
+        try {
+          await marker.show(this.#status, cut);
+        } finally {
+          turnDone?.();
+        }
+        shownOnce = true;
+        this.#onScreen();
+      })().catch((error: unknown) => logger.debug({ err: error }, 'progress marker failed'));
       await this.#markerCall;
       if (version !== this.#statusVersion) continue;
-      this.#markerWake = new AbortController();
       const wake = AbortSignal.any([done, this.#markerWake.signal, ...(signal === undefined ? [] : [signal])]);
       if (marker.refreshMs === undefined) await untilAborted(wake);
       else await clock.sleep(marker.refreshMs, wake).catch(() => undefined);
+    }
+  }
+
+  /**
+   * The channel's turn to show a new place in line as the marker, one per
+   * edit interval among the channel's waiting replies: a long line moving up
+   * would otherwise cost a call per waiting reply at every step. Markers are
+   * no messages, so their turns are apart from the text's. Undefined when cut
+   * short: by the reply's own first call, its end, an abort, or its work
+   * starting (which shows at once).
+   */
+  async #placeTurn(cut: AbortSignal): Promise<(() => void) | undefined> {
+    const { channels, limits, signal } = this.#o;
+    const stops = [cut, this.#markerDone.signal, this.#markerWorking.signal];
+    try {
+      return await channels.turn(this.#keyOf('edit'), 'marker', callIntervalMs(limits, 'marker'), {
+        priority: 'status',
+        signal: AbortSignal.any(signal === undefined ? stops : [...stops, signal]),
+      });
+    } catch {
+      return undefined;
     }
   }
 }

@@ -49,10 +49,17 @@ export interface ReplySink {
    * A marker shown until the first text (typing, an assistant status),
    * renewed every `refreshMs` when set. The pump aborts `signal` before each
    * call of the reply and waits until `show` settles, so a marker that must
-   * land first ignores it and one that may land late settles at once.
+   * land first ignores it and one that may land late settles at once. A
+   * marker that `showsPlace` shows where a waiting reply stands: each new
+   * place after the first waits its turn among the channel's markers, at the
+   * pace of its edits (`ReplyPump`).
    */
   readonly marker?:
-    | { show(status: ReplyStatus, signal: AbortSignal): Promise<void>; refreshMs?: number | undefined }
+    | {
+        show(status: ReplyStatus, signal: AbortSignal): Promise<void>;
+        refreshMs?: number | undefined;
+        showsPlace?: boolean | undefined;
+      }
     | undefined;
   /** The sink to carry on with when this one's first call fails for a reason other than a rate limit. */
   readonly fallback?: (() => ReplySink) | undefined;

@@ -42,6 +42,7 @@ export class StreamSink implements ReplySink {
     this.marker = {
       show: (status) =>
         stream.showStatus(status === 'working' ? copy.thinkingStatus : copy.queuedStatus(status.queued)),
+      showsPlace: true,
     };
   }
 
