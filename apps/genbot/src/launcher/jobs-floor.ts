@@ -1,22 +1,19 @@
 import type { CoreConfig } from '@genbot/core/config';
-import type { ImageModel, ChatModel } from '@genbot/core/chat';
 import { InProcessJobQueue, type JobQueue } from '@genbot/core/jobs';
 import type { Logger } from '@genbot/core/log';
 import type { Metrics } from '@genbot/core/metrics';
 import type { BotRuntime } from '@genbot/core/runtime';
 import {
   ChatJobIntake,
-  JobWorker,
   LedgerUsageReporter,
   meteredIntake,
   ResultPresses,
-  type RetentionSweep,
   type SharedPlaces,
   type SurfaceFactory,
-  startRetentionSweep,
 } from '@genbot/core/work';
 import type { ReadinessCheck } from '@genbot/health';
 import type { SlackJobs } from '@genbot/slack-bot';
+import { createJobWorker, sweepOnceOpen, takeJobsOnceOpen, type WorkerModels } from './job-worker-start.js';
 import type { Stoppable } from './shutdown.js';
 import { databaseReadiness, StoreConnection } from './store-connection.js';
 
@@ -54,7 +51,7 @@ export async function openJobsFloor(options: {
   core: CoreConfig;
   databaseUrl: string | undefined;
   runtime: BotRuntime;
-  models: { client: ImageModel & ChatModel; chatModel: string; imageModel: string };
+  models: WorkerModels;
   logger: Logger;
   /** Jobs queued and refused, by reason, for `/metrics` (default: none kept). */
   metrics?: Metrics;
@@ -77,7 +74,7 @@ export async function openJobsFloor(options: {
     });
   const chatIntake = new ChatJobIntake({ store, queue, runtime, quota: core.quota, logger, places: shared?.places });
   const intake = options.metrics === undefined ? chatIntake : meteredIntake(chatIntake, options.metrics);
-  let sweep: RetentionSweep | undefined;
+  let sweep: { stop(): void } | undefined;
   return {
     connection,
     botJobs: {
@@ -89,33 +86,15 @@ export async function openJobsFloor(options: {
     startWorker(surfaces) {
       // Jobs waiting for a worker (here, or in `genbot worker` processes) show their place through the bots.
       chatIntake.showPlacesOn(surfaces);
-      if (shared !== undefined) {
-        connection.whenOpen(() => {
-          sweep = startRetentionSweep({ store, retentionDays: core.retentionDays, logger });
-        });
-        return;
-      }
-      const worker = new JobWorker({
-        quota: core.quota,
-        store,
-        runtime,
-        surfaces,
-        deps: {
-          images: models.client,
-          chat: models.client,
-          config: { imageModel: models.imageModel, chatModel: models.chatModel, maxReplyChars: core.reply.maxChars },
-          logger,
-        },
+      sweep = sweepOnceOpen(connection, { core, logger });
+      if (shared !== undefined) return;
+      const worker = createJobWorker({ core, store, runtime, surfaces, models, logger });
+      takeJobsOnceOpen(connection, {
+        worker,
+        queue,
+        handler: worker.handle,
+        process: { concurrency: WORKER_CONCURRENCY },
         logger,
-      });
-      connection.whenOpen(() => {
-        sweep = startRetentionSweep({ store, retentionDays: core.retentionDays, logger });
-        void worker
-          .resume(queue)
-          .catch((error: unknown) => logger.error({ err: error }, 'could not resume unfinished jobs'))
-          .finally(() =>
-            queue.process(worker.handle, { concurrency: WORKER_CONCURRENCY, platforms: worker.platforms }),
-          );
       });
     },
     // A shared queue stays open until the bots have stopped: their last requests are still queued.

@@ -10,7 +10,7 @@ import {
 import type { Logger } from '@genbot/core/log';
 import { StoreUnavailableError } from '@genbot/core/store';
 import { BotRuntime } from '@genbot/core/runtime';
-import { JobWorker, startRetentionSweep, type RetentionSweep, type SurfaceFactory } from '@genbot/core/work';
+import type { SurfaceFactory } from '@genbot/core/work';
 import { connectDiscordSurfaces } from '@genbot/discord-bot';
 import { type Health, startHealth } from '@genbot/health';
 import type { RateLimit } from '@genbot/queue';
@@ -18,6 +18,7 @@ import { connectSlackSurfaces } from '@genbot/slack-bot';
 import type { ExitCode } from '../exit-codes.js';
 import { openService } from '../service.js';
 import type { LaunchPlan } from './config.js';
+import { createJobWorker, sweepOnceOpen, takeJobsOnceOpen } from './job-worker-start.js';
 import { openRedisFloor } from './redis-floor.js';
 import type { LauncherIo } from './run.js';
 import { type StopTriggers, waitForShutdown } from './shutdown.js';
@@ -81,21 +82,12 @@ export async function runWorker(
     // One more chance than BullMQ's default: a deploy may kill a worker mid-job, and then its successor.
     maxStalledCount: 2,
   });
-  const worker = new JobWorker({
-    quota: core.quota,
+  const worker = createJobWorker({
+    core,
     store,
     runtime,
     surfaces,
-    deps: {
-      images: service.client,
-      chat: service.client,
-      config: {
-        imageModel: core.service.imageModel,
-        chatModel: core.service.chatModel,
-        maxReplyChars: core.reply.maxChars,
-      },
-      logger,
-    },
+    models: { client: service.client, imageModel: core.service.imageModel, chatModel: core.service.chatModel },
     logger,
     cancellations: redis.cancellations,
   });
@@ -139,15 +131,13 @@ export async function runWorker(
       .release(job.lane, job.userId, job.id)
       .catch((error: unknown) => logger.warn({ err: error, jobId: job.id }, "could not give back the user's place"));
   };
-  let sweep: RetentionSweep | undefined;
-  connection.whenOpen(() => {
-    sweep = startRetentionSweep({ store, retentionDays: core.retentionDays, logger });
-    void worker
-      .resume(queue)
-      .catch((error: unknown) => logger.error({ err: error }, 'could not queue unfinished jobs again'))
-      .finally(() =>
-        queue.process(handler, { concurrency: tuning.concurrency, platforms: worker.platforms, onGivenUp }),
-      );
+  const sweep = sweepOnceOpen(connection, { core, logger });
+  takeJobsOnceOpen(connection, {
+    worker,
+    queue,
+    handler,
+    process: { concurrency: tuning.concurrency, onGivenUp },
+    logger,
   });
   health.addCheck(redis.readiness);
   health.addCheck(databaseReadiness(store));
@@ -170,7 +160,7 @@ export async function runWorker(
         {
           name: 'jobs',
           stop: async (drainMs) => {
-            sweep?.stop();
+            sweep.stop();
             const drained = await runtime.drain({ deadlineMs: drainMs });
             if (!drained.finishedInTime)
               logger.warn({ drainMs, ...drained }, 'jobs still running at shutdown were stopped');
