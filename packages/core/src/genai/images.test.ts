@@ -91,6 +91,7 @@ describe('extractImages', () => {
     ['a padding sign in the middle', (b64: string) => `${b64.slice(0, 8)}=${b64.slice(9)}`],
     ['URL-safe characters', (b64: string) => `${b64.slice(0, 8)}-_${b64.slice(10)}`],
     ['a character outside the alphabet', (b64: string) => `${b64.slice(0, 8)}*${b64.slice(9)}`],
+    ['a padding sign before the last character', (b64: string) => `${b64.slice(0, -2)}=A`],
   ])('refuses Base64 with %s', async (_case, corrupt) => {
     const data = corrupt(base64(tinyPng()));
     const response: GenerateContentResponse = {
@@ -149,6 +150,13 @@ describe('extractImages', () => {
     ])('refuses %s in a later slice', async (_case, at, character) => {
       const { raw } = bigImage(4 * 1024 * 1024);
       raw.bytes.write(character, at, 'latin1');
+      const error = await extractImages(answer(raw)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(BadResponseError);
+    });
+
+    it('refuses a padding sign that is not at the very end', async () => {
+      const { raw } = bigImage(1000);
+      raw.bytes.write('=A', raw.bytes.byteLength - 2, 'latin1');
       const error = await extractImages(answer(raw)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(BadResponseError);
     });

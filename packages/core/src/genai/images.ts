@@ -40,9 +40,8 @@ const DATA_URL = /data:(image\/[\w.+-]+);base64,([A-Za-z0-9+/=\s]+)/g;
  */
 function decodeCanonicalBase64(data: string): Uint8Array | undefined {
   if (data.length % 4 !== 0 || data.includes('-') || data.includes('_')) return undefined;
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   const decoded = Buffer.from(data, 'base64');
-  if (decoded.byteLength !== (data.length / 4) * 3 - padding) return undefined;
+  if (decoded.byteLength !== canonicalLength(data.length, (index) => data.charCodeAt(index))) return undefined;
   return new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.byteLength);
 }
 
@@ -91,14 +90,23 @@ async function decodeRawBase64InPlace(data: RawText, call: AnswerContext): Promi
   if (text.byteLength % 4 !== 0 || [DASH, UNDERSCORE, ...WHITESPACE].some((byte) => text.includes(byte))) {
     return undefined;
   }
-  const padding = text.at(-2) === EQUALS ? 2 : text.at(-1) === EQUALS ? 1 : 0;
-  const length = (text.byteLength / 4) * 3 - padding;
+  const length = canonicalLength(text.byteLength, (index) => text[index]);
   let written = 0;
   await processTurns.inSlices(text.byteLength, SLICE_CHARS, SLICES_PER_TURN, (from, to) => {
     written += text.write(text.toString('latin1', from, to), written, 'base64');
   });
   if (written !== length) throw notBase64(call);
   return new Uint8Array(text.buffer, text.byteOffset, length);
+}
+
+/**
+ * The bytes canonical Base64 of `length` characters decodes to: three for
+ * every four, less one for each padding sign ending it. A sign before the last
+ * character is no padding: such text decodes short, and so is refused.
+ */
+function canonicalLength(length: number, codeAt: (index: number) => number | undefined): number {
+  const padding = codeAt(length - 1) !== EQUALS ? 0 : codeAt(length - 2) === EQUALS ? 2 : 1;
+  return (length / 4) * 3 - padding;
 }
 
 const notBase64 = (call: AnswerContext) =>
