@@ -66,11 +66,12 @@ export interface AnswerContext {
 const SLICE_CHARS = 120 * 1024;
 /** Slices decoded in one turn of the event loop (1.5 MiB of image, a millisecond or two). */
 const SLICES_PER_TURN = 17;
-const DASH = 0x2d;
-const UNDERSCORE = 0x5f;
 const EQUALS = 0x3d;
-/** Whitespace, which only the strict path takes (it takes it out before decoding). */
-const WHITESPACE = [0x20, 0x0a, 0x0d, 0x09];
+/**
+ * Bytes only the strict path takes: the URL-safe '-' and '_', which Node
+ * would decode, and whitespace, which the strict path takes out first.
+ */
+const STRICT_PATH_ONLY = [0x2d, 0x5f, 0x20, 0x0a, 0x0d, 0x09];
 
 /**
  * decodeCanonicalBase64 on an answer's bytes (RawText), in place: the image
@@ -87,9 +88,7 @@ const WHITESPACE = [0x20, 0x0a, 0x0d, 0x09];
  */
 async function decodeRawBase64InPlace(data: RawText, call: AnswerContext): Promise<Uint8Array | undefined> {
   const text = data.bytes;
-  if (text.byteLength % 4 !== 0 || [DASH, UNDERSCORE, ...WHITESPACE].some((byte) => text.includes(byte))) {
-    return undefined;
-  }
+  if (text.byteLength % 4 !== 0 || STRICT_PATH_ONLY.some((byte) => text.includes(byte))) return undefined;
   const length = canonicalLength(text.byteLength, (index) => text[index]);
   let written = 0;
   await processTurns.inSlices(text.byteLength, SLICE_CHARS, SLICES_PER_TURN, (from, to) => {
