@@ -3,10 +3,10 @@
  * fake platform on loopback, against the naive baseline (edit on every
  * delta, no scheduler). Mentions arrive spread out, a few replies at a time.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { taggedPrompt } from './chat-proxy.js';
 import { samples, settledReplies } from './chat-replies.js';
 import { startChatRig, type Answerer, type Platform } from './chat-rig.js';
+import { sendSpacedMentions } from './spaced-mentions.js';
 import { percentile } from './stats.js';
 import { boundedRow, type BenchContext, type Benchmark, type Row } from './suite.js';
 
@@ -20,10 +20,7 @@ const TARGET_P50_MS = 50;
 async function firstTextLatencies(context: BenchContext, platform: Platform, answerer: Answerer): Promise<number[]> {
   const rig = await startChatRig({ ...context, platform, answerer, channels: CHANNELS });
   try {
-    for (let index = 0; index < MENTIONS; index++) {
-      await rig.mention(index, taggedPrompt(index, DIRECTIVES));
-      await sleep(SPACING_MS);
-    }
+    await sendSpacedMentions(MENTIONS, SPACING_MS, (index) => rig.mention(index, taggedPrompt(index, DIRECTIVES)));
     const outcomes = await settledReplies(rig, MENTIONS, 20_000);
     return samples(
       `${platform} first text`,

@@ -4,11 +4,11 @@
  * behind the same fake and the same emulator stream. Mentions arrive spread
  * out, as in chat-latency.ts.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { taggedPrompt } from './chat-proxy.js';
 import { samples, settledReplies } from './chat-replies.js';
 import { PEER_NAME, PEER_PLATFORM } from './peer-name.js';
 import { GENBOT_VARIANTS, startPeerRig, type PeerBot } from './peer-rig.js';
+import { sendSpacedMentions } from './spaced-mentions.js';
 import { percentile } from './stats.js';
 import { row, type BenchContext, type Benchmark, type Row } from './suite.js';
 
@@ -22,10 +22,7 @@ async function firstTextLatencies(context: BenchContext, bot: PeerBot): Promise<
   const rig = await startPeerRig({ ...context, bot, channels: CHANNELS, queueLimit: MENTIONS });
   try {
     rig.enforceEditLimits();
-    for (let index = 0; index < MENTIONS; index++) {
-      await rig.mention(index, taggedPrompt(index, DIRECTIVES));
-      await sleep(SPACING_MS);
-    }
+    await sendSpacedMentions(MENTIONS, SPACING_MS, (index) => rig.mention(index, taggedPrompt(index, DIRECTIVES)));
     const outcomes = await settledReplies(rig, MENTIONS, 20_000);
     await rig.stopBot();
     return samples(
