@@ -7,6 +7,12 @@ export interface BatchCost<T> {
   cpuMs: number;
   /** Highest resident set size seen during the batch, above what it was when the batch started. */
   peakRssGrowthMiB: number;
+  /**
+   * That highest resident set size itself. Growth alone favours a process that
+   * keeps what it freed before the batch (in its allocator's free lists, still
+   * resident) over one that gave it back to the system and takes it again.
+   */
+  peakRssMiB: number;
 }
 
 const RSS_SAMPLE_MS = 5;
@@ -54,7 +60,13 @@ export async function measureBatch<T>(
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuStart);
     sample();
-    return { results, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssGrowthMiB: (peakRss - baseRss) / MIB };
+    return {
+      results,
+      wallMs,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      peakRssGrowthMiB: (peakRss - baseRss) / MIB,
+      peakRssMiB: peakRss / MIB,
+    };
   } finally {
     clearInterval(sampler);
   }

@@ -171,6 +171,7 @@ interface ImageResult {
   wallMs: number;
   cpuMs: number;
   peakRssGrowthMiB: number;
+  peakRssMiB: number;
   bytes: number;
 }
 
@@ -184,6 +185,7 @@ export async function imageBatch(input: BatchInput): Promise<ImageResult> {
       wallMs: batch.wallMs,
       cpuMs: batch.cpuMs,
       peakRssGrowthMiB: batch.peakRssGrowthMiB,
+      peakRssMiB: batch.peakRssMiB,
       bytes: batch.results.reduce((sum, bytes) => sum + bytes, 0),
     };
   } finally {
@@ -250,6 +252,7 @@ const imageGeneration: Benchmark = {
       medianRow(`${prefix}: wall time`, 'ms', results, (r) => r.wallMs),
       medianRow(`${prefix}: CPU time`, 'ms', results, (r) => r.cpuMs),
       medianRow(`${prefix}: peak RSS growth`, 'MiB', results, (r) => r.peakRssGrowthMiB),
+      medianRow(`${prefix}: peak RSS`, 'MiB', results, (r) => r.peakRssMiB),
     ];
   },
 };
