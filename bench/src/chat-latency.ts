@@ -12,7 +12,13 @@ import { boundedRow, type BenchContext, type Benchmark, type Row } from './suite
 
 const MENTIONS = 50;
 const CHANNELS = 10;
-const SPACING_MS = 100;
+/**
+ * Each channel hears a mention every 1.1 s: a little slower than Slack's one
+ * new message a second per channel, so the row measures the bot, not a line
+ * forming at the platform's pace (the burst rows measure that). At exactly a
+ * second, every reply waits on the one before it in its channel.
+ */
+const SPACING_MS = 110;
 /** Three deltas 200 ms apart: the first is unmistakable in the timeline. */
 const DIRECTIVES = '[len:150][delay:200]';
 const TARGET_P50_MS = 50;

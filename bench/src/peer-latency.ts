@@ -14,7 +14,8 @@ import { row, type BenchContext, type Benchmark, type Row } from './suite.js';
 
 const MENTIONS = 50;
 const CHANNELS = 10;
-const SPACING_MS = 100;
+/** As in chat-latency.ts: a channel hears a mention every 1.1 s. */
+const SPACING_MS = 110;
 /** Three deltas 200 ms apart, as in chat-latency.ts. */
 const DIRECTIVES = '[len:150][delay:200]';
 
