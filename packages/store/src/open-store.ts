@@ -44,7 +44,7 @@ export async function connect(target: DatabaseTarget, options: StoreOptions = {}
   const translate = (error: unknown): unknown => unavailableError(error, target) ?? error;
   let dialect: Dialect;
   try {
-    dialect = target.dialect === 'sqlite' ? openSqlite(target) : await openPostgres(target, options.logger);
+    dialect = target.dialect === 'sqlite' ? await openSqlite(target) : await openPostgres(target, options.logger);
   } catch (error) {
     throw translate(error);
   }

@@ -112,6 +112,36 @@ describe('SQLite file', () => {
     );
   });
 
+  it('being written by another process on first start is opened, in WAL mode, once that write is done', async () => {
+    const path = join(directory, 'new.db');
+    // Another connection keeps the write lock of a file not yet in WAL mode, as a second process would.
+    const holder = new BetterSqlite3(path);
+    holder.exec('create table made_first (x)');
+    holder.exec('begin immediate');
+    holder.exec('insert into made_first values (1)');
+    let settled = false;
+    const opening = openStore(`sqlite:${path}`).finally(() => {
+      settled = true;
+    });
+    // Switching to WAL needs that lock, and SQLite refuses it at once rather than wait.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    holder.exec('commit');
+    holder.close();
+    const store = await opening;
+    try {
+      expect((await store.jobs.record(newJob('after-the-lock'))).created).toBe(true);
+    } finally {
+      await store.close();
+    }
+    const database = new BetterSqlite3(path, { readonly: true });
+    try {
+      expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      database.close();
+    }
+  });
+
   it('is shared with another process: a write waits for its lock instead of failing', async () => {
     const path = join(directory, 'shared.db');
     const store = await openStore(`sqlite:${path}`);
