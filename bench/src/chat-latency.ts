@@ -1,12 +1,14 @@
 /**
  * Issue 7: first visible chat text after the service's first delta, bot and
  * fake platform on loopback, against the naive baseline (edit on every
- * delta, no scheduler). Mentions arrive spread out, a few replies at a time.
+ * delta, no scheduler). Mentions arrive spread out, a few replies at a time,
+ * after one warm-up mention answered in a channel of its own (warm-up.ts).
  */
 import { taggedPrompt } from './chat-proxy.js';
 import { samples, settledReplies } from './chat-replies.js';
 import { startChatRig, type Answerer, type Platform } from './chat-rig.js';
 import { sendSpacedMentions } from './spaced-mentions.js';
+import { warmUp } from './warm-up.js';
 import { percentile } from './stats.js';
 import { boundedRow, type BenchContext, type Benchmark, type Row } from './suite.js';
 
@@ -26,6 +28,7 @@ const TARGET_P50_MS = 50;
 async function firstTextLatencies(context: BenchContext, platform: Platform, answerer: Answerer): Promise<number[]> {
   const rig = await startChatRig({ ...context, platform, answerer, channels: CHANNELS });
   try {
+    await warmUp(rig);
     await sendSpacedMentions(MENTIONS, SPACING_MS, (index) => rig.mention(index, taggedPrompt(index, DIRECTIVES)));
     const outcomes = await settledReplies(rig, MENTIONS, 20_000);
     return samples(

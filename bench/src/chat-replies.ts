@@ -11,11 +11,11 @@ export interface ReplyOutcome {
   lagMs: number | undefined;
 }
 
-const POLL_MS = 50;
+export const POLL_MS = 50;
 /** Every reply of the emulator quotes the prompt first. */
 const REPLY_START = 'You said';
 
-function outcome(rig: ChatRig, index: number): ReplyOutcome {
+export function replyOutcome(rig: ChatRig, index: number): ReplyOutcome {
   const stream = rig.proxy.streams.get(`m${index}`);
   const messages = rig.replies(index);
   const versions: Version[] = messages[0] ?? [];
@@ -31,7 +31,7 @@ function outcome(rig: ChatRig, index: number): ReplyOutcome {
 /** Waits until every mention's reply shows its whole text (or `timeoutMs` passes), then reads them all. */
 export async function settledReplies(rig: ChatRig, count: number, timeoutMs: number): Promise<ReplyOutcome[]> {
   const deadline = performance.now() + timeoutMs;
-  const read = () => Array.from({ length: count }, (_, index) => outcome(rig, index));
+  const read = () => Array.from({ length: count }, (_, index) => replyOutcome(rig, index));
   for (;;) {
     const outcomes = read();
     if (outcomes.every((o) => o.exact) || performance.now() > deadline) return outcomes;

@@ -50,6 +50,8 @@ export interface ChatRig {
   proxy: ChatProxy;
   /** Mention `index` from its own user in channel `index % channels`; resolves once it is handed to the answerer. */
   mention(index: number, prompt: string): Promise<void>;
+  /** As `mention`, in a channel of its own that no `mention` uses (see warm-up.ts). */
+  mentionAside(index: number, prompt: string): Promise<void>;
   /** Every version of each bot message answering mention `index`, oldest message first. */
   replies(index: number): Version[][];
   /** Switches the platform's real edit limit on (Slack chat.update 1/s per channel; Discord PATCH 5 per 5 s per channel). */
@@ -59,6 +61,9 @@ export interface ChatRig {
   rateLimitHits(): number;
   close(): Promise<void>;
 }
+
+/** The channel `mentionAside` uses, on each platform. */
+export const ASIDE_CHANNEL = { id: 'CASIDE', name: 'bench-aside' };
 
 /** Logs are dropped: the bench prints only its table. */
 const quiet = () =>
@@ -133,7 +138,11 @@ async function slackRig(
 ): Promise<Rig> {
   const channels = Array.from({ length: options.channels }, (_, i) => ({ id: `C${100 + i}`, name: `bench-${i}` }));
   const bot = options.answerer === 'bot';
-  const slack = await startSlackFake({ channels, events: ['app_mention'], echoBotMessages: false });
+  const slack = await startSlackFake({
+    channels: [...channels, ASIDE_CHANNEL],
+    events: ['app_mention'],
+    echoBotMessages: false,
+  });
   const { botUserId } = slack.identity;
   let stopBot = async (): Promise<void> => undefined;
   let answer: ReturnType<typeof naiveAnswer> | undefined;
@@ -155,23 +164,24 @@ async function slackRig(
     answer = naiveAnswer(naiveSlackSurface(slack.apiUrl, slack.identity.botToken), models, logger);
   }
   const posted = new Map<number, { channel: string; ts: string }>();
+  const mentionIn = async (channel: string, index: number, prompt: string): Promise<void> => {
+    const user = `U${1000 + index}`;
+    slack.workspace.addUser({ id: user, name: `user${index}` });
+    const text = `<@${botUserId}> ${prompt}`;
+    if (answer === undefined) {
+      const message = await slack.userSays({ user, channel, text });
+      posted.set(index, { channel, ts: message.ts });
+    } else {
+      // No event delivery: the naive answerer is handed the mention directly.
+      const message = slack.workspace.post({ channel, user, text, fileIds: [] });
+      posted.set(index, { channel, ts: message.ts });
+      answer(channel, message.ts, user, prompt);
+    }
+  };
   return {
     editWindowMs: 1_000,
-    async mention(index, prompt) {
-      const channel = channels[index % channels.length]?.id ?? 'C1';
-      const user = `U${1000 + index}`;
-      slack.workspace.addUser({ id: user, name: `user${index}` });
-      const text = `<@${botUserId}> ${prompt}`;
-      if (answer === undefined) {
-        const message = await slack.userSays({ user, channel, text });
-        posted.set(index, { channel, ts: message.ts });
-      } else {
-        // No event delivery: the naive answerer is handed the mention directly.
-        const message = slack.workspace.post({ channel, user, text, fileIds: [] });
-        posted.set(index, { channel, ts: message.ts });
-        answer(channel, message.ts, user, prompt);
-      }
-    },
+    mention: (index, prompt) => mentionIn(channels[index % channels.length]?.id ?? 'C1', index, prompt),
+    mentionAside: (index, prompt) => mentionIn(ASIDE_CHANNEL.id, index, prompt),
     replies(index) {
       const at = posted.get(index);
       if (at === undefined) return [];
@@ -195,7 +205,7 @@ async function discordRig(
   runtime: BotRuntime,
 ): Promise<Rig> {
   const names = Array.from({ length: options.channels }, (_, i) => `bench-${i}`);
-  const fakeOptions: DiscordFakeOptions = { guild: { channels: names } };
+  const fakeOptions: DiscordFakeOptions = { guild: { channels: [...names, ASIDE_CHANNEL.name] } };
   const fake = await startDiscordFake(fakeOptions);
   const botId = fake.botUser.id;
   let stopBot = async (): Promise<void> => undefined;
@@ -213,18 +223,20 @@ async function discordRig(
     answer = naiveAnswer(naiveDiscordSurface(fake.apiUrl, fake.botToken), models, logger);
   }
   const posted = new Map<number, { channelId: string; id: string }>();
+  const mentionIn = async (channelName: string, index: number, prompt: string): Promise<void> => {
+    const channelId = fake.channelId(channelName);
+    const message = fake.userSays({
+      user: { username: `user${index}` },
+      channelId,
+      content: `<@${botId}> ${prompt}`,
+    });
+    posted.set(index, { channelId, id: message.id });
+    answer?.(channelId, message.id, message.author.id, prompt);
+  };
   return {
     editWindowMs: 5_000,
-    async mention(index, prompt) {
-      const channelId = fake.channelId(names[index % names.length] ?? 'general');
-      const message = fake.userSays({
-        user: { username: `user${index}` },
-        channelId,
-        content: `<@${botId}> ${prompt}`,
-      });
-      posted.set(index, { channelId, id: message.id });
-      answer?.(channelId, message.id, message.author.id, prompt);
-    },
+    mention: (index, prompt) => mentionIn(names[index % names.length] ?? 'general', index, prompt),
+    mentionAside: (index, prompt) => mentionIn(ASIDE_CHANNEL.name, index, prompt),
     replies(index) {
       const at = posted.get(index);
       if (at === undefined) return [];

@@ -2,13 +2,14 @@
  * Issue 18, first row: the first visible text after the service's first delta
  * on Slack, genbot's bot against the Chat SDK peer, each in its own process
  * behind the same fake and the same emulator stream. Mentions arrive spread
- * out, as in chat-latency.ts.
+ * out after a warm-up, as in chat-latency.ts.
  */
 import { taggedPrompt } from './chat-proxy.js';
 import { samples, settledReplies } from './chat-replies.js';
 import { PEER_NAME, PEER_PLATFORM } from './peer-name.js';
 import { GENBOT_VARIANTS, startPeerRig, type PeerBot } from './peer-rig.js';
 import { sendSpacedMentions } from './spaced-mentions.js';
+import { warmUp } from './warm-up.js';
 import { percentile } from './stats.js';
 import { row, type BenchContext, type Benchmark, type Row } from './suite.js';
 
@@ -23,6 +24,7 @@ async function firstTextLatencies(context: BenchContext, bot: PeerBot): Promise<
   const rig = await startPeerRig({ ...context, bot, channels: CHANNELS, queueLimit: MENTIONS });
   try {
     rig.enforceEditLimits();
+    await warmUp(rig);
     await sendSpacedMentions(MENTIONS, SPACING_MS, (index) => rig.mention(index, taggedPrompt(index, DIRECTIVES)));
     const outcomes = await settledReplies(rig, MENTIONS, 20_000);
     await rig.stopBot();

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { startSlackFake } from '@genbot/fakes';
 import { forkBenchChild } from './child-process.js';
 import { startChatProxy } from './chat-proxy.js';
-import { CHAT_MODEL, slackVersions, type ChatRig } from './chat-rig.js';
+import { ASIDE_CHANNEL, CHAT_MODEL, slackVersions, type ChatRig } from './chat-rig.js';
 import type { PeerBotInput, PeerBotStats } from './peer-bot-process.js';
 
 /** genbot as it ships (edits in place), genbot with SLACK_STREAMING=native, or the Chat SDK peer. */
@@ -53,7 +53,11 @@ export interface PeerRigOptions {
 
 export async function startPeerRig(options: PeerRigOptions): Promise<PeerRig> {
   const channels = Array.from({ length: options.channels }, (_, i) => ({ id: `C${100 + i}`, name: `bench-${i}` }));
-  const slack = await startSlackFake({ channels, events: ['app_mention'], echoBotMessages: false });
+  const slack = await startSlackFake({
+    channels: [...channels, ASIDE_CHANNEL],
+    events: ['app_mention'],
+    echoBotMessages: false,
+  });
   const proxy = await startChatProxy(options.emulatorUrl);
   const input: PeerBotInput = {
     apiUrl: slack.apiUrl,
@@ -92,16 +96,17 @@ export async function startPeerRig(options: PeerRigOptions): Promise<PeerRig> {
   }
   const { botUserId } = slack.identity;
   const posted = new Map<number, { channel: string; ts: string }>();
+  const mentionIn = async (channel: string, index: number, prompt: string): Promise<void> => {
+    const user = `U${1000 + index}`;
+    slack.workspace.addUser({ id: user, name: `user${index}` });
+    const message = await slack.userSays({ user, channel, text: `<@${botUserId}> ${prompt}` });
+    posted.set(index, { channel, ts: message.ts });
+  };
   return {
     proxy,
     editWindowMs: 1_000,
-    async mention(index, prompt) {
-      const channel = channels[index % channels.length]?.id ?? 'C100';
-      const user = `U${1000 + index}`;
-      slack.workspace.addUser({ id: user, name: `user${index}` });
-      const message = await slack.userSays({ user, channel, text: `<@${botUserId}> ${prompt}` });
-      posted.set(index, { channel, ts: message.ts });
-    },
+    mention: (index, prompt) => mentionIn(channels[index % channels.length]?.id ?? 'C100', index, prompt),
+    mentionAside: (index, prompt) => mentionIn(ASIDE_CHANNEL.id, index, prompt),
     replies(index) {
       const at = posted.get(index);
       if (at === undefined) return [];
