@@ -11,11 +11,11 @@ export interface ReplyOutcome {
   lagMs: number | undefined;
 }
 
-export const POLL_MS = 50;
+const POLL_MS = 50;
 /** Every reply of the emulator quotes the prompt first. */
 const REPLY_START = 'You said';
 
-export function replyOutcome(rig: ChatRig, index: number): ReplyOutcome {
+function replyOutcome(rig: ChatRig, index: number): ReplyOutcome {
   const stream = rig.proxy.streams.get(`m${index}`);
   const messages = rig.replies(index);
   const versions: Version[] = messages[0] ?? [];
@@ -28,10 +28,23 @@ export function replyOutcome(rig: ChatRig, index: number): ReplyOutcome {
   };
 }
 
-/** Waits until every mention's reply shows its whole text (or `timeoutMs` passes), then reads them all. */
-export async function settledReplies(rig: ChatRig, count: number, timeoutMs: number): Promise<ReplyOutcome[]> {
+/** Waits until the reply to each of mentions 0 to `count - 1` shows its whole text (or `timeoutMs` passes), then reads them all. */
+export function settledReplies(rig: ChatRig, count: number, timeoutMs: number): Promise<ReplyOutcome[]> {
+  return settledOutcomes(
+    rig,
+    Array.from({ length: count }, (_, index) => index),
+    timeoutMs,
+  );
+}
+
+/** As `settledReplies`, for the mentions `indices`, in that order. */
+export async function settledOutcomes(
+  rig: ChatRig,
+  indices: readonly number[],
+  timeoutMs: number,
+): Promise<ReplyOutcome[]> {
   const deadline = performance.now() + timeoutMs;
-  const read = () => Array.from({ length: count }, (_, index) => replyOutcome(rig, index));
+  const read = () => indices.map((index) => replyOutcome(rig, index));
   for (;;) {
     const outcomes = read();
     if (outcomes.every((o) => o.exact) || performance.now() > deadline) return outcomes;

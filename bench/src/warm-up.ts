@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { taggedPrompt } from './chat-proxy.js';
-import { POLL_MS, replyOutcome } from './chat-replies.js';
+import { settledOutcomes } from './chat-replies.js';
 import type { ChatRig } from './chat-rig.js';
 
 /** Far above any row's mention count, so its tag and user are its own. */
@@ -17,9 +16,6 @@ const TIMEOUT_MS = 10_000;
  */
 export async function warmUp(rig: ChatRig): Promise<void> {
   await rig.mentionAside(WARM_UP_INDEX, taggedPrompt(WARM_UP_INDEX, '[len:100]'));
-  const deadline = performance.now() + TIMEOUT_MS;
-  while (!replyOutcome(rig, WARM_UP_INDEX).exact) {
-    if (performance.now() > deadline) throw new Error(`the warm-up mention had no whole reply in ${TIMEOUT_MS} ms`);
-    await sleep(POLL_MS);
-  }
+  const [outcome] = await settledOutcomes(rig, [WARM_UP_INDEX], TIMEOUT_MS);
+  if (outcome?.exact !== true) throw new Error(`the warm-up mention had no whole reply in ${TIMEOUT_MS} ms`);
 }
