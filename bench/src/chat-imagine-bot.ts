@@ -11,7 +11,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Writable } from 'node:stream';
 import { GenAiClient } from '@genbot/core/genai';
-import { JobScheduler, type JobSchedulerOptions } from '@genbot/core/jobs';
+import { JobScheduler, type JobSchedulerOptions } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
 import { startSlackBotOnJobs } from './slack-bot-on-jobs.js';

@@ -8,7 +8,7 @@
  */
 import { once } from 'node:events';
 import { startSlackFake, type SlackFake } from '@genbot/fakes';
-import type { JobSchedulerOptions } from '@genbot/core/jobs';
+import type { JobSchedulerOptions } from '@genbot/core/scheduling';
 import { forkBenchChild } from './child-process.js';
 import type { ImagineBotInput, ImagineBotStats } from './chat-imagine-bot.js';
 import { startChatProxy } from './chat-proxy.js';

@@ -9,7 +9,7 @@
 import { Writable } from 'node:stream';
 import { ChannelBudget, converse, type ChatSurface } from '@genbot/core/chat';
 import { GenAiClient } from '@genbot/core/genai';
-import { JobScheduler, type JobSchedulerOptions } from '@genbot/core/jobs';
+import { JobScheduler, type JobSchedulerOptions } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
 import { startDiscordBot } from '@genbot/discord-bot';

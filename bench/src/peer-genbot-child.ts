@@ -1,7 +1,7 @@
 /** Child entry: genbot's Slack bot (Bolt over HTTP, its scheduler, edits in place or native streaming) for the peer comparison. */
 import { Writable } from 'node:stream';
 import { GenAiClient } from '@genbot/core/genai';
-import { JobScheduler } from '@genbot/core/jobs';
+import { JobScheduler } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
 import { startSlackBotOnJobs } from './slack-bot-on-jobs.js';

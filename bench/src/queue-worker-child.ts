@@ -4,7 +4,7 @@
  * `pnpm worker` would. Tells the parent over IPC when it listens and when each
  * job is done.
  */
-import { JOB_LANES } from '@genbot/core/jobs';
+import { JOB_LANES } from '@genbot/core/scheduling';
 import { GenAiClient } from '@genbot/core/genai';
 import { createLogger } from '@genbot/core/log';
 import { BullJobQueue } from '@genbot/queue';

@@ -1,6 +1,6 @@
 import type { ChatModel, ImageModel } from '@genbot/core/chat';
 import type { BotRuntime } from '@genbot/core/runtime';
-import { InProcessJobs } from '@genbot/core/work';
+import { InProcessJobs } from '@genbot/core/jobs';
 import { type SlackBot, type SlackBotOptions, startSlackBot } from '@genbot/slack-bot';
 import { openStore } from '@genbot/store';
 

@@ -8,7 +8,7 @@
  */
 import type { CachedThread, ChatModel, ImageModel, ThreadCache } from '@genbot/core/chat';
 import { GenAiClient } from '@genbot/core/genai';
-import { JobScheduler } from '@genbot/core/jobs';
+import { JobScheduler } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
 import { startSlackFake, type SlackFake } from '@genbot/fakes';

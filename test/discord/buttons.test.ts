@@ -1,5 +1,5 @@
 import { copy } from '@genbot/core/chat';
-import { JobScheduler } from '@genbot/core/jobs';
+import { JobScheduler } from '@genbot/core/scheduling';
 import type { DiscordInteraction, DiscordMessage } from '@genbot/fakes';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

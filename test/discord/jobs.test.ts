@@ -1,6 +1,6 @@
 import { copy } from '@genbot/core/chat';
 import sharp from 'sharp';
-import type { ChatJob } from '@genbot/core/work';
+import type { ChatJob } from '@genbot/core/jobs';
 import type { DiscordInteraction } from '@genbot/fakes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everythingSaid, SECRETS, startHarness, type Harness } from './support/harness.js';

@@ -1,7 +1,7 @@
 import { copy } from '@genbot/core/chat';
 import { buttonId, parseButtonId } from '@genbot/core/results';
 import { versionRef } from '@genbot/core/store';
-import { type ButtonPress, ResultPresses } from '@genbot/core/work';
+import { type ButtonPress, ResultPresses } from '@genbot/core/jobs';
 import { createLogger } from '@genbot/core/log';
 import { afterEach, describe, expect, it } from 'vitest';
 import { imagineJob, type Rig, startRig } from './harness.js';

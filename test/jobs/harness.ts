@@ -2,11 +2,11 @@ import { Writable } from 'node:stream';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import type { ChatSurface, ChatTarget, MessageRef, ResultButton, UploadFile, UploadReceipt } from '@genbot/core/chat';
 import { GenAiClient } from '@genbot/core/genai';
-import { InProcessJobQueue } from '@genbot/core/jobs';
+import { InProcessJobQueue } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
 import type { Store } from '@genbot/core/store';
-import { type ChatJob, ChatJobIntake, JobWorker, LedgerUsageReporter, type SurfaceFactory } from '@genbot/core/work';
+import { type ChatJob, ChatJobIntake, JobWorker, LedgerUsageReporter, type SurfaceFactory } from '@genbot/core/jobs';
 import { openStore } from '@genbot/store';
 
 const API_KEY = 'jobs-test-key';

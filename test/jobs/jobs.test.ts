@@ -13,7 +13,7 @@ import {
   JobHandedOverError,
   type JobQueue,
   type QueuedJob,
-} from '@genbot/core/jobs';
+} from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import {
   ChatJobIntake,
@@ -22,7 +22,7 @@ import {
   queuedJob,
   type SharedPlaces,
   toNewJob,
-} from '@genbot/core/work';
+} from '@genbot/core/jobs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { imagineJob, mentionJob, type Rig, startRig } from './harness.js';
 

@@ -1,4 +1,4 @@
-import { JobScheduler } from '@genbot/core/jobs';
+import { JobScheduler } from '@genbot/core/scheduling';
 import type { SlackMessage } from '@genbot/fakes';
 import { describe, expect, it } from 'vitest';
 import {

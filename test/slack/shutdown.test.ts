@@ -1,4 +1,4 @@
-import { JobScheduler } from '@genbot/core/jobs';
+import { JobScheduler } from '@genbot/core/scheduling';
 import { describe, expect, it } from 'vitest';
 import { assertNoSecrets, botReplies, CHANNEL, generateContentRequests, startHarness } from './support/harness.js';
 

@@ -1,5 +1,5 @@
 import { copy } from '@genbot/core/chat';
-import { JobScheduler } from '@genbot/core/jobs';
+import { JobScheduler } from '@genbot/core/scheduling';
 import type { SlackFake } from '@genbot/fakes';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './support/harness.js';

@@ -1,9 +1,9 @@
 import type { ChatModel, ImageModel } from '@genbot/core/chat';
 import type { QuotaConfig } from '@genbot/core/config';
-import type { JobLane } from '@genbot/core/jobs';
+import type { JobLane } from '@genbot/core/scheduling';
 import { BotRuntime } from '@genbot/core/runtime';
 import type { Store } from '@genbot/core/store';
-import { InProcessJobs } from '@genbot/core/work';
+import { InProcessJobs } from '@genbot/core/jobs';
 import { type SlackBot, type SlackBotOptions, startSlackBot } from '@genbot/slack-bot';
 import { openStore } from '@genbot/store';
 

@@ -1,10 +1,10 @@
 import type { GenAiClient } from '@genbot/core/genai';
-import type { ChannelPace } from '@genbot/core/jobs';
+import type { ChannelPace } from '@genbot/core/scheduling';
 import type { Logger } from '@genbot/core/log';
 import type { Metrics } from '@genbot/core/metrics';
 import { BotRuntime, runtimeDeps } from '@genbot/core/runtime';
 import { Events } from 'discord.js';
-import type { JobIntake, ResultPresses, SurfaceFactory, UsageReporter } from '@genbot/core/work';
+import type { JobIntake, ResultPresses, SurfaceFactory, UsageReporter } from '@genbot/core/jobs';
 import { connectClient } from './client.js';
 import type { DiscordConfig } from './config.js';
 import { countDeliveries, countRateLimits } from './delivery-metrics.js';

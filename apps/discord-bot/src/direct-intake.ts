@@ -1,7 +1,7 @@
 import { type ChatDeps, type ChatSurface, handleMention, imagine } from '@genbot/core/chat';
 import type { Logger } from '@genbot/core/log';
 import type { BotRuntime } from '@genbot/core/runtime';
-import { type ChatJob, type IntakeResult, inputProblem, type JobIntake, type SurfaceFactory } from '@genbot/core/work';
+import { type ChatJob, type IntakeResult, inputProblem, type JobIntake, type SurfaceFactory } from '@genbot/core/jobs';
 import { toChatError } from './discord-errors.js';
 
 /** Job ids remembered against repeats; a gateway re-delivers within seconds, so the recent ones are enough. */

@@ -1,4 +1,4 @@
-import type { ChatJob } from '@genbot/core/work';
+import type { ChatJob } from '@genbot/core/jobs';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { ImagineRequest } from './commands.js';
 import { interactionJobId } from './job-ids.js';

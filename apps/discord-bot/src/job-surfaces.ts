@@ -1,5 +1,5 @@
 import type { ChatSurface } from '@genbot/core/chat';
-import type { ChatJob, SurfaceFactory } from '@genbot/core/work';
+import type { ChatJob, SurfaceFactory } from '@genbot/core/jobs';
 import { type Client, InteractionWebhook } from 'discord.js';
 import { ChannelSurface } from './channel-surface.js';
 import { InteractionSurface } from './interaction-surface.js';

@@ -1,5 +1,5 @@
 import type { ThreadMessage } from '@genbot/core/chat';
-import type { ChatJob } from '@genbot/core/work';
+import type { ChatJob } from '@genbot/core/jobs';
 import type { Message } from 'discord.js';
 import { messageJobId } from './job-ids.js';
 import { toThreadMessage } from './thread-message.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ChannelPace } from '@genbot/core/jobs';
+import type { ChannelPace } from '@genbot/core/scheduling';
 import type { Logger } from '@genbot/core/log';
 import { DefaultRestOptions, type RESTOptions } from 'discord.js';
 

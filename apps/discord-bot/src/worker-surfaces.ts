@@ -1,4 +1,4 @@
-import type { ChannelPace } from '@genbot/core/jobs';
+import type { ChannelPace } from '@genbot/core/scheduling';
 import type { Logger } from '@genbot/core/log';
 import type { Metrics } from '@genbot/core/metrics';
 import { countRateLimits } from './delivery-metrics.js';

@@ -1,4 +1,4 @@
-import type { ChatJob, SurfaceFactory } from '@genbot/core/work';
+import type { ChatJob, SurfaceFactory } from '@genbot/core/jobs';
 import type { SlackSurface } from './surface.js';
 import { triggerKey } from './trigger-key.js';
 

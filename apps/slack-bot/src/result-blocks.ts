@@ -1,6 +1,6 @@
 import type { ResultButton } from '@genbot/core/chat';
 import type { types } from '@slack/bolt';
-import type { EditForm } from '@genbot/core/work';
+import type { EditForm } from '@genbot/core/jobs';
 import { z } from 'zod';
 
 /** Slack's limits: a section's text 3,000 characters, an actions block 25 elements. */

@@ -1,5 +1,5 @@
 import { InMemoryThreadCache, type ThreadCache } from '@genbot/core/chat';
-import { InMemorySeenKeys, type SeenKeys } from '@genbot/core/jobs';
+import { InMemorySeenKeys, type SeenKeys } from '@genbot/core/scheduling';
 import type { Logger } from '@genbot/core/log';
 import { type Metrics, noMetrics } from '@genbot/core/metrics';
 import type { BotRuntime } from '@genbot/core/runtime';
@@ -18,7 +18,7 @@ import { registerUsageCommand } from './handlers/usage-command.js';
 import type { SlackJobs } from './handlers/context.js';
 import { slackSurfaces } from './job-surfaces.js';
 import type { ThreadCacheStore } from '@genbot/core/store';
-import { StoredThreadCache, type SurfaceFactory } from '@genbot/core/work';
+import { StoredThreadCache, type SurfaceFactory } from '@genbot/core/jobs';
 import type { BotIdentity } from './parse-thread.js';
 import { SLASH_COMMANDS } from './registrations.js';
 import { whoAmI } from './who-am-i.js';

@@ -1,7 +1,7 @@
 import { InMemoryThreadCache, type ThreadCache } from '@genbot/core/chat';
 import type { Logger } from '@genbot/core/log';
 import type { Metrics } from '@genbot/core/metrics';
-import type { SurfaceFactory } from '@genbot/core/work';
+import type { SurfaceFactory } from '@genbot/core/jobs';
 import { webApi } from '@slack/bolt';
 import { webClientOptions } from './app.js';
 import { boltLogger } from './bolt-logger.js';

@@ -48,10 +48,13 @@ function isBuiltin(specifier: string): boolean {
   return specifier.startsWith('node:') || builtinModules.includes(packageOf(specifier));
 }
 
-/** The top-level folder of a path relative to src ('.' for files directly in src). */
+/**
+ * The top-level folder of a path relative to src; a file directly in src is a node of its own (the root
+ * error classes are imported by every folder, and the catalogue of errors imports every folder).
+ */
 function folderOf(path: string): string {
   const parts = path.split('/');
-  return parts.length === 1 ? '.' : (parts[0] ?? '.');
+  return parts.length === 1 ? path : (parts[0] ?? path);
 }
 
 /** Every cycle between top-level folders, each as the chain of imports that closes it. */

@@ -1,26 +1,15 @@
-/** Every error class a caller of core may catch or throw, in one place. */
-export {
-  BadResponseError,
-  GenBotError,
-  ModelNotFoundError,
-  NetworkError,
-  NoOutputError,
-  ResponseTooLargeError,
-  SafetyStopError,
-  ServiceAuthError,
-  ServiceError,
-  ServiceFailedError,
-  ServiceOverloadedError,
-  ServiceRateLimitedError,
-  ServiceRejectedError,
-  ServiceTimeoutError,
-  StreamCutError,
-  UsageError,
-} from './genai/errors.js';
-export { ConfigError } from './config/config-error.js';
-export { RateLimitedError } from './chat/errors.js';
-export { CancelledError } from './jobs/cancellation-registry.js';
-export { JobRejectedError } from './jobs/job-rejected-error.js';
-export { QueueUnavailableError } from './jobs/queue-unavailable-error.js';
-export { JobLeftForLaterError } from './jobs/job-left-for-later-error.js';
-export { AttachmentUnavailableError, type UnavailableReason } from './chat/attachment-unavailable.js';
+/**
+ * Every failure the product raises on purpose is a GenBotError, and each kind
+ * of failure is a class of its own: callers (the CLI's exit statuses, the
+ * chat's messages, the client's retries) branch with `instanceof`, never on
+ * strings or message text.
+ */
+export abstract class GenBotError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Our input is wrong (bad flag, bad aspect ratio, unsupported image): nothing was sent. */
+export class UsageError extends GenBotError {}

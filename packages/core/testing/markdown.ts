@@ -1,4 +1,4 @@
-import { openFenceAtEnd } from '../src/chat/fences.js';
+import { openFenceAtEnd } from '../src/rendering/fences.js';
 
 /** About 12,000 characters of Markdown with every kind of boundary, long code blocks and one unbreakable word. */
 export function longMarkdown(): string {

@@ -9,7 +9,7 @@ import type {
   SurfaceLimits,
   ThreadMessage,
   UploadFile,
-} from '../src/chat/surface.js';
+} from '../src/surface/surface.js';
 
 /** Whether `ms` pass (on the global timers, which tests fake) before `signal` aborts. */
 function landsUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<boolean> {

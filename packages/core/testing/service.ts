@@ -2,9 +2,9 @@ import { Writable } from 'node:stream';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import pino from 'pino';
 import { GenAiClient } from '../src/genai/client.js';
-import { ChannelBudget } from '../src/chat/channel-budget.js';
+import { ChannelBudget } from '../src/rendering/channel-budget.js';
 import type { ChatDeps } from '../src/chat/deps.js';
-import type { ChatSurface } from '../src/chat/surface.js';
+import type { ChatSurface } from '../src/surface/surface.js';
 
 export const API_KEY = 'test-key-d0e1f2a3b4c5';
 

@@ -1,4 +1,4 @@
-import type { AttachmentRef, Author, ThreadMessage } from '../src/chat/surface.js';
+import type { AttachmentRef, Author, ThreadMessage } from '../src/surface/surface.js';
 
 export const bot: Author = { id: 'B1', name: 'genbot', isBot: true, isSelf: true };
 export const alice: Author = { id: 'U1', name: 'Alice', isBot: false, isSelf: false };

@@ -5,7 +5,7 @@ import {
   JobHandedOverError,
   JobLeftForLaterError,
   type QueuedJob,
-} from '@genbot/core/jobs';
+} from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import {
   findRedisServer,

@@ -1,5 +1,5 @@
-import type { JobHandler, JobLane, JobQueue, ProcessOptions, QueuedJob } from '@genbot/core/jobs';
-import { JOB_LANES, JobGivenUpError, JobHandedOverError, JobLeftForLaterError } from '@genbot/core/jobs';
+import type { JobHandler, JobLane, JobQueue, ProcessOptions, QueuedJob } from '@genbot/core/scheduling';
+import { JOB_LANES, JobGivenUpError, JobHandedOverError, JobLeftForLaterError } from '@genbot/core/scheduling';
 import type { Logger } from '@genbot/core/log';
 import { DelayedError, type Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';

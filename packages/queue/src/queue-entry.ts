@@ -1,4 +1,4 @@
-import type { QueuedJob } from '@genbot/core/jobs';
+import type { QueuedJob } from '@genbot/core/scheduling';
 import { z } from 'zod';
 
 /**

@@ -1,4 +1,4 @@
-import type { SharedCancellations } from '@genbot/core/jobs';
+import type { SharedCancellations } from '@genbot/core/scheduling';
 import type { Redis } from 'ioredis';
 import { reaching } from './redis-connection.js';
 

@@ -1,4 +1,4 @@
-import type { ChannelPace } from '@genbot/core/jobs';
+import type { ChannelPace } from '@genbot/core/scheduling';
 import type { Redis } from 'ioredis';
 import { reaching } from './redis-connection.js';
 

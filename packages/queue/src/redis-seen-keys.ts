@@ -1,4 +1,4 @@
-import type { SeenKeys } from '@genbot/core/jobs';
+import type { SeenKeys } from '@genbot/core/scheduling';
 import type { Redis } from 'ioredis';
 import { reaching } from './redis-connection.js';
 

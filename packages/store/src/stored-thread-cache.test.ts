@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CachedMessage } from '@genbot/core/chat';
 import { createLogger } from '@genbot/core/log';
 import type { ThreadCacheStore } from '@genbot/core/store';
-import { StoredThreadCache } from '@genbot/core/work';
+import { StoredThreadCache } from '@genbot/core/jobs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from './open-store.js';
 

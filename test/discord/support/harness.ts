@@ -1,5 +1,5 @@
 import { GenAiClient, type GenAiClientOptions, type MessagesRequest } from '@genbot/core/genai';
-import type { JobScheduler } from '@genbot/core/jobs';
+import type { JobScheduler } from '@genbot/core/scheduling';
 import { createLogger, type Logger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
 import { startDiscordBot, type DiscordBot, type DiscordBotOptions, type DiscordConfig } from '@genbot/discord-bot';

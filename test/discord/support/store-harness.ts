@@ -1,7 +1,7 @@
-import { InProcessJobQueue } from '@genbot/core/jobs';
+import { InProcessJobQueue } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import type { Store } from '@genbot/core/store';
-import { ChatJobIntake, JobWorker, LedgerUsageReporter, ResultPresses } from '@genbot/core/work';
+import { ChatJobIntake, JobWorker, LedgerUsageReporter, ResultPresses } from '@genbot/core/jobs';
 import { openStore } from '@genbot/store';
 import { GenAiClient } from '@genbot/core/genai';
 import { BotRuntime } from '@genbot/core/runtime';

@@ -1,7 +1,7 @@
 import { ChannelBudget, type ChatDeps, handleMention, imagine } from '@genbot/core/chat';
 import { GenAiClient } from '@genbot/core/genai';
 import type { Logger } from '@genbot/core/log';
-import type { ChatJob, IntakeResult, JobIntake, SurfaceFactory, UsageReporter } from '@genbot/core/work';
+import type { ChatJob, IntakeResult, JobIntake, SurfaceFactory, UsageReporter } from '@genbot/core/jobs';
 import { connectDiscordSurfaces, type DiscordConfig } from '@genbot/discord-bot';
 import type { DiscordFake } from '@genbot/fakes';
 import type { Emulator } from '@genbot/emulator';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { GenAiClient, type GenAiClientOptions } from '@genbot/core/genai';
-import type { JobLane, JobScheduler } from '@genbot/core/jobs';
+import type { JobLane, JobScheduler } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
 import { startEmulator, type Emulator, type RecordedRequest } from '@genbot/emulator';

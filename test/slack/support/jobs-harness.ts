@@ -1,5 +1,5 @@
 import { GenAiClient } from '@genbot/core/genai';
-import type { InProcessJobQueue } from '@genbot/core/jobs';
+import type { InProcessJobQueue } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import type { Store } from '@genbot/core/store';
 import { startEmulator, type Emulator } from '@genbot/emulator';

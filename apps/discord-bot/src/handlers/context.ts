@@ -1,7 +1,7 @@
 import type { RefusalNotices } from '@genbot/core/chat';
 import type { Logger } from '@genbot/core/log';
 import type { LoopTurns } from '@genbot/core/time';
-import type { JobIntake, ResultPresses, UsageReporter } from '@genbot/core/work';
+import type { JobIntake, ResultPresses, UsageReporter } from '@genbot/core/jobs';
 
 /** What ingress handlers share: the door jobs go through, result buttons, and the `/usage` answer. */
 export interface IngressContext {

@@ -1,7 +1,7 @@
 import { createLogger } from '@genbot/core/log';
 import { CancelledError } from '@genbot/core/errors';
 import { BotRuntime } from '@genbot/core/runtime';
-import type { JobIntake } from '@genbot/core/work';
+import type { JobIntake } from '@genbot/core/jobs';
 import { Client, Collection, Events, type ClientEvents } from 'discord.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { messageJobId } from '../job-ids.js';

@@ -1,5 +1,5 @@
 import type { Logger } from '@genbot/core/log';
-import type { JobIntake } from '@genbot/core/work';
+import type { JobIntake } from '@genbot/core/jobs';
 import { Events, type Client } from 'discord.js';
 import { messageJobId } from '../job-ids.js';
 

@@ -1,7 +1,7 @@
 import { copy, isImageAttachment } from '@genbot/core/chat';
 import type { Logger } from '@genbot/core/log';
 import type { MessageContextMenuCommandInteraction } from 'discord.js';
-import { editForm } from '@genbot/core/work';
+import { editForm } from '@genbot/core/jobs';
 import { editModal } from '../results/edit-form.js';
 import { formId } from '../results/form-ids.js';
 import { messageAttachments } from '../thread-message.js';

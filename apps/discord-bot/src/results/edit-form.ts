@@ -1,4 +1,4 @@
-import type { EditForm } from '@genbot/core/work';
+import type { EditForm } from '@genbot/core/jobs';
 import {
   type APIModalInteractionResponseCallbackData,
   LabelBuilder,

@@ -1,4 +1,4 @@
-import type { ChatJob } from '@genbot/core/work';
+import type { ChatJob } from '@genbot/core/jobs';
 import type { Message, ModalSubmitInteraction } from 'discord.js';
 import { INTERACTION_TOKEN_MS } from '../imagine-job.js';
 import { formJobId } from '../job-ids.js';

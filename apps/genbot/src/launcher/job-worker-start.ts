@@ -1,6 +1,6 @@
 import type { ChatModel, ImageModel } from '@genbot/core/chat';
 import type { CoreConfig } from '@genbot/core/config';
-import type { JobHandler, JobQueue, ProcessOptions } from '@genbot/core/jobs';
+import type { JobHandler, JobQueue, ProcessOptions } from '@genbot/core/scheduling';
 import type { Logger } from '@genbot/core/log';
 import type { BotRuntime } from '@genbot/core/runtime';
 import type { Store } from '@genbot/core/store';
@@ -10,7 +10,7 @@ import {
   type RetentionSweep,
   type SurfaceFactory,
   startRetentionSweep,
-} from '@genbot/core/work';
+} from '@genbot/core/jobs';
 import type { StoreConnection } from './store-connection.js';
 
 /** The service's models, and which of them jobs use. */

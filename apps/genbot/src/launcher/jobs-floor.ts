@@ -1,5 +1,5 @@
 import type { CoreConfig } from '@genbot/core/config';
-import { InProcessJobQueue, type JobQueue } from '@genbot/core/jobs';
+import { InProcessJobQueue, type JobQueue } from '@genbot/core/scheduling';
 import type { Logger } from '@genbot/core/log';
 import type { Metrics } from '@genbot/core/metrics';
 import type { BotRuntime } from '@genbot/core/runtime';
@@ -10,7 +10,7 @@ import {
   ResultPresses,
   type SharedPlaces,
   type SurfaceFactory,
-} from '@genbot/core/work';
+} from '@genbot/core/jobs';
 import type { ReadinessCheck } from '@genbot/health';
 import type { SlackJobs } from '@genbot/slack-bot';
 import { createJobWorker, sweepOnceOpen, takeJobsOnceOpen, type WorkerModels } from './job-worker-start.js';

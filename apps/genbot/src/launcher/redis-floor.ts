@@ -1,6 +1,6 @@
-import { DEFAULT_LANE_LIMITS, JOB_LANES, type JobLane, type SeenKeys, type UserShares } from '@genbot/core/jobs';
+import { DEFAULT_LANE_LIMITS, JOB_LANES, type JobLane, type SeenKeys, type UserShares } from '@genbot/core/scheduling';
 import type { Logger } from '@genbot/core/log';
-import { MAX_RESUME_AGE_MS, type SharedPlaces } from '@genbot/core/work';
+import { MAX_RESUME_AGE_MS, type SharedPlaces } from '@genbot/core/jobs';
 import type { ReadinessCheck } from '@genbot/health';
 import {
   BullJobQueue,

@@ -1,5 +1,5 @@
 import { type Env, envInteger, envString } from '@genbot/core/config';
-import { DEFAULT_LANE_LIMITS, type JobLane } from '@genbot/core/jobs';
+import { DEFAULT_LANE_LIMITS, type JobLane } from '@genbot/core/scheduling';
 import { ConfigError } from '@genbot/core/errors';
 
 /** Where processes that spread the work share it: jobs and coordination on Redis, state on PostgreSQL. */

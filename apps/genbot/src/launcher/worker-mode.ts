@@ -6,11 +6,11 @@ import {
   JobScheduler,
   JOB_LANES,
   type QueuedJob,
-} from '@genbot/core/jobs';
+} from '@genbot/core/scheduling';
 import type { Logger } from '@genbot/core/log';
 import { StoreUnavailableError } from '@genbot/core/store';
 import { BotRuntime } from '@genbot/core/runtime';
-import type { SurfaceFactory } from '@genbot/core/work';
+import type { SurfaceFactory } from '@genbot/core/jobs';
 import { connectDiscordSurfaces } from '@genbot/discord-bot';
 import { type Health, startHealth } from '@genbot/health';
 import type { RateLimit } from '@genbot/queue';

@@ -2,8 +2,8 @@ import type { ThreadCache } from '@genbot/core/chat';
 import type { Logger } from '@genbot/core/log';
 import type { BotRuntime } from '@genbot/core/runtime';
 import type { webApi } from '@slack/bolt';
-import type { JobIntake, ResultPresses, UsageReporter } from '@genbot/core/work';
-import type { SeenKeys } from '@genbot/core/jobs';
+import type { JobIntake, ResultPresses, UsageReporter } from '@genbot/core/jobs';
+import type { SeenKeys } from '@genbot/core/scheduling';
 import type { BotIdentity } from '../parse-thread.js';
 import type { SlackSurface } from '../surface.js';
 

@@ -1,5 +1,5 @@
 import type { MessageParam } from '../genai/types.js';
-import type { ThreadMessage } from './surface.js';
+import type { ThreadMessage } from '../surface/surface.js';
 
 export interface ConversationOptions {
   /** Estimated tokens the whole conversation may use (default 8,000). */

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancellationRegistry } from '../jobs/cancellation-registry.js';
-import { JobHandedOverError } from '../jobs/job-handed-over-error.js';
-import { JobScheduler } from '../jobs/job-scheduler.js';
+import { CancellationRegistry } from '../scheduling/cancellation-registry.js';
+import { JobHandedOverError } from '../scheduling/job-handed-over-error.js';
+import { JobScheduler } from '../scheduling/job-scheduler.js';
 import { buildConversation } from './conversation.js';
 import { converse } from './converse.js';
-import { copy } from './copy.js';
-import { RateLimitedError } from './errors.js';
-import type { ReplyContext, ReplyStream, ThreadMessage } from './surface.js';
+import { copy } from '../copy/copy.js';
+import { RateLimitedError } from '../surface/rate-limited-error.js';
+import type { ReplyContext, ReplyStream, ThreadMessage } from '../surface/surface.js';
 import { fencesBalanced, reassemble } from '../../testing/markdown.js';
 import { RecordingSurface } from '../../testing/recording-surface.js';
 import { startService, type Service } from '../../testing/service.js';

@@ -1,15 +1,15 @@
 import { describeError } from '../genai/describe-error.js';
 import { NoOutputError, SafetyStopError } from '../genai/errors.js';
-import { JobRejectedError } from '../jobs/job-rejected-error.js';
-import { stoppedEarly } from '../jobs/stopped-early.js';
+import { JobRejectedError } from '../scheduling/job-rejected-error.js';
+import { stoppedEarly } from '../scheduling/stopped-early.js';
 import { buildConversation, CHARS_PER_TOKEN } from './conversation.js';
-import { copy } from './copy.js';
+import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
-import type { ReplyWriter } from './reply-pump.js';
+import type { ReplyWriter } from '../rendering/reply-pump.js';
 import { createReplyWriter } from './reply-writer.js';
 import { runModelCall } from './run-model-call.js';
 import { tellPrivatelyUnlessShown } from './status-message.js';
-import type { ChatTarget, ThreadMessage } from './surface.js';
+import type { ChatTarget, ThreadMessage } from '../surface/surface.js';
 import { readThreadOrNothing } from './thread-history.js';
 import { turnAway } from './turn-away.js';
 

@@ -1,9 +1,9 @@
-import type { JobScheduler } from '../jobs/job-scheduler.js';
-import type { ChannelBudget } from './channel-budget.js';
+import type { JobScheduler } from '../scheduling/job-scheduler.js';
+import type { ChannelBudget } from '../rendering/channel-budget.js';
 import type { RefusalNotices } from './refusal-notices.js';
 import type { Clock } from '../time/clock.js';
-import type { ChatLogger, ChatModel, ImageModel } from './ports.js';
-import type { ChatSurface } from './surface.js';
+import type { ChatLogger, ChatModel, ImageModel } from '../surface/ports.js';
+import type { ChatSurface } from '../surface/surface.js';
 
 export interface ChatConfig {
   /** IMAGE_MODEL: generation and editing. */

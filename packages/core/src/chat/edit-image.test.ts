@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { tinyPng } from '../../testing/fixtures.js';
-import { JobScheduler } from '../jobs/job-scheduler.js';
+import { JobScheduler } from '../scheduling/job-scheduler.js';
 import type { GeneratedImage, InputImage } from '../genai/types.js';
 import { editImage } from './edit-image.js';
 import type { ChatDeps } from './deps.js';
-import type { ImageModel } from './ports.js';
+import type { ImageModel } from '../surface/ports.js';
 import { RecordingSurface } from '../../testing/recording-surface.js';
-import { ChannelBudget } from './channel-budget.js';
+import { ChannelBudget } from '../rendering/channel-budget.js';
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const target = { channelId: 'C1', threadId: 'T1' };

@@ -1,12 +1,12 @@
-import { isImageAttachment } from './attachments.js';
-import { copy } from './copy.js';
+import { isImageAttachment } from '../files/attachments.js';
+import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
-import { imageFileStem } from './file-names.js';
+import { imageFileStem } from '../files/file-names.js';
 import { type ImageJobPresentation, runImageJob } from './image-job.js';
 import { MAX_PROMPT_CHARS } from './imagine.js';
 import { declaredTooLarge, loadSourceImage } from './source-image.js';
 import { MAX_INLINE_IMAGE_BYTES } from '../genai/images.js';
-import type { AttachmentRef, ChatTarget } from './surface.js';
+import type { AttachmentRef, ChatTarget } from '../surface/surface.js';
 
 export interface EditImageInput {
   /** The thread the edited image goes to. */

@@ -1,7 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPng } from '../../testing/fixtures.js';
-import { JobScheduler } from '../jobs/job-scheduler.js';
+import { JobScheduler } from '../scheduling/job-scheduler.js';
 import { handleMention } from './handle-mention.js';
 import { RecordingSurface } from '../../testing/recording-surface.js';
 import { startService, type Service } from '../../testing/service.js';

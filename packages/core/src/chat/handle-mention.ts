@@ -1,12 +1,12 @@
-import { isImageAttachment } from './attachments.js';
-import type { JobRejectedError } from '../jobs/job-rejected-error.js';
+import { isImageAttachment } from '../files/attachments.js';
+import type { JobRejectedError } from '../scheduling/job-rejected-error.js';
 import { converse } from './converse.js';
-import { copy } from './copy.js';
+import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
 import { editImage } from './edit-image.js';
 import type { ImageJobPresentation } from './image-job.js';
 import { say, tellPrivatelyUnlessShown } from './status-message.js';
-import type { AttachmentRef, ChatTarget, ThreadMessage } from './surface.js';
+import type { AttachmentRef, ChatTarget, ThreadMessage } from '../surface/surface.js';
 import { readThreadOrNothing } from './thread-history.js';
 import { turnAway } from './turn-away.js';
 

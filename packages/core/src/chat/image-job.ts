@@ -1,14 +1,14 @@
 import { describeError, type ErrorDescription } from '../genai/describe-error.js';
 import { releaseBytes } from '../genai/owned-bytes.js';
 import type { GeneratedImage } from '../genai/types.js';
-import { JobRejectedError } from '../jobs/job-rejected-error.js';
-import { stoppedEarly } from '../jobs/stopped-early.js';
-import { copy } from './copy.js';
+import { JobRejectedError } from '../scheduling/job-rejected-error.js';
+import { stoppedEarly } from '../scheduling/stopped-early.js';
+import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
 import { ProgressMessage } from './progress-message.js';
 import { runModelCall } from './run-model-call.js';
 import { say, tellPrivatelyUnlessShown } from './status-message.js';
-import type { ChatTarget } from './surface.js';
+import type { ChatTarget } from '../surface/surface.js';
 import { deliverImages, type UploadResult } from './upload-images.js';
 
 /** What an image job says at each step, in standard Markdown. */

@@ -2,14 +2,14 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GeneratedImage } from '../genai/types.js';
 import { tinyPng } from '../../testing/fixtures.js';
-import { CancellationRegistry } from '../jobs/cancellation-registry.js';
-import { JobScheduler } from '../jobs/job-scheduler.js';
+import { CancellationRegistry } from '../scheduling/cancellation-registry.js';
+import { JobScheduler } from '../scheduling/job-scheduler.js';
 import type { ChatDeps } from './deps.js';
 import { imagine } from './imagine.js';
-import type { ChatModel, ImageModel } from './ports.js';
-import type { ChatTarget, MessageRef } from './surface.js';
+import type { ChatModel, ImageModel } from '../surface/ports.js';
+import type { ChatTarget, MessageRef } from '../surface/surface.js';
 import { RecordingSurface, type RecordingSurfaceOptions } from '../../testing/recording-surface.js';
-import { ChannelBudget } from './channel-budget.js';
+import { ChannelBudget } from '../rendering/channel-budget.js';
 
 /** Keeps every text each message showed, in order, with the fake time it appeared. */
 class HistorySurface extends RecordingSurface {

@@ -1,9 +1,9 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownBytes } from '../genai/owned-bytes.js';
-import { copy } from './copy.js';
+import { copy } from '../copy/copy.js';
 import { imagine } from './imagine.js';
-import type { MessageRef } from './surface.js';
+import type { MessageRef } from '../surface/surface.js';
 import { RecordingSurface } from '../../testing/recording-surface.js';
 import { API_KEY, startService, type Service } from '../../testing/service.js';
 

@@ -1,11 +1,11 @@
 import { parseAspectRatio } from '../genai/aspect-ratio.js';
-import { UsageError } from '../genai/errors.js';
+import { UsageError } from '../errors.js';
 import { ASPECT_RATIOS, type AspectRatio } from '../genai/types.js';
-import { copy } from './copy.js';
+import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
-import { imageFileStem } from './file-names.js';
+import { imageFileStem } from '../files/file-names.js';
 import { type ImageJobPresentation, runImageJob } from './image-job.js';
-import type { ChatTarget } from './surface.js';
+import type { ChatTarget } from '../surface/surface.js';
 
 export const MAX_PROMPT_CHARS = 2_000;
 

@@ -1,8 +1,8 @@
-import { type CallPriority, callIntervalMs, paceKeyOf } from './channel-budget.js';
+import { type CallPriority, callIntervalMs, paceKeyOf } from '../rendering/channel-budget.js';
 import type { ChatDeps } from './deps.js';
-import { pacedCall } from './paced-call.js';
+import { pacedCall } from '../rendering/paced-call.js';
 import { fitted, say } from './status-message.js';
-import type { ChatTarget, MessageRef } from './surface.js';
+import type { ChatTarget, MessageRef } from '../surface/surface.js';
 
 /**
  * The progress message of a use case whose model call may wait in line.

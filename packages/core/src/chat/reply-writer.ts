@@ -1,10 +1,10 @@
 import { systemClock } from '../time/clock.js';
-import { paceKeyOf } from './channel-budget.js';
+import { paceKeyOf } from '../rendering/channel-budget.js';
 import type { ChatDeps } from './deps.js';
-import { EditSink } from './reply-edit-sink.js';
-import { ReplyPump, type ReplyPumpOptions, type ReplyWriter } from './reply-pump.js';
-import { StreamSink } from './reply-stream-sink.js';
-import type { ChatTarget, ReplyContext } from './surface.js';
+import { EditSink } from '../rendering/reply-edit-sink.js';
+import { ReplyPump, type ReplyPumpOptions, type ReplyWriter } from '../rendering/reply-pump.js';
+import { StreamSink } from '../rendering/reply-stream-sink.js';
+import type { ChatTarget, ReplyContext } from '../surface/surface.js';
 
 /**
  * A writer for one streamed reply in `target`: the surface's own streaming

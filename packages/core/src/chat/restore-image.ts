@@ -1,10 +1,10 @@
-import { copy } from './copy.js';
+import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
-import { imageFileStem } from './file-names.js';
+import { imageFileStem } from '../files/file-names.js';
 import { extensionForMimeType } from '../genai/mime.js';
 import { loadSourceImage } from './source-image.js';
 import { say } from './status-message.js';
-import type { AttachmentRef, ChatTarget } from './surface.js';
+import type { AttachmentRef, ChatTarget } from '../surface/surface.js';
 import { deliverImages } from './upload-images.js';
 
 export interface RestoreImageInput {

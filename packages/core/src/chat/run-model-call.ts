@@ -1,5 +1,5 @@
 import type { ChatDeps } from './deps.js';
-import type { JobLane } from '../jobs/lane-limits.js';
+import type { JobLane } from '../scheduling/lane-limits.js';
 
 export interface ModelCallScheduling {
   lane: JobLane;

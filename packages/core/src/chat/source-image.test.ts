@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { tinyPng } from '../../testing/fixtures.js';
-import { AttachmentUnavailableError } from './attachment-unavailable.js';
-import { ChannelBudget } from './channel-budget.js';
-import { copy } from './copy.js';
+import { AttachmentUnavailableError } from '../files/attachment-unavailable.js';
+import { ChannelBudget } from '../rendering/channel-budget.js';
+import { copy } from '../copy/copy.js';
 import type { ChatDeps } from './deps.js';
 import { loadSourceImage } from './source-image.js';
 import { pngDeclaring } from '../../testing/image-bombs.js';

@@ -1,13 +1,14 @@
-import { NotAnImageError, UsageError } from '../genai/errors.js';
+import { NotAnImageError } from '../genai/errors.js';
+import { UsageError } from '../errors.js';
 import { MAX_INLINE_IMAGE_BYTES, readInputImage } from '../genai/images.js';
 import type { InputImage } from '../genai/types.js';
-import { AttachmentUnavailableError } from './attachment-unavailable.js';
+import { AttachmentUnavailableError } from '../files/attachment-unavailable.js';
 import { systemClock } from '../time/clock.js';
-import { copy } from './copy.js';
+import { copy } from '../copy/copy.js';
 import type { ChatDeps } from './deps.js';
-import { imageHeaderProblem, type ImageHeaderProblem } from './image-header.js';
-import { withRetries } from './retry.js';
-import type { AttachmentRef, DownloadedFile } from './surface.js';
+import { imageHeaderProblem, type ImageHeaderProblem } from '../files/image-header.js';
+import { withRetries } from '../rendering/retry.js';
+import type { AttachmentRef, DownloadedFile } from '../surface/surface.js';
 
 export type SourceImage = { ok: true; image: InputImage } | { ok: false; answer: string };
 

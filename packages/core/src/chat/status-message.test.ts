@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RecordingSurface } from '../../testing/recording-surface.js';
-import { ChannelBudget } from './channel-budget.js';
+import { ChannelBudget } from '../rendering/channel-budget.js';
 import type { ChatDeps } from './deps.js';
 import { PRIVATE_NOTE_AFTER_MS, say, sayPrivately, tellPrivatelyUnlessShown } from './status-message.js';
 

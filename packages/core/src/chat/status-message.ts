@@ -1,8 +1,8 @@
 import { systemClock } from '../time/clock.js';
-import { type CallPriority, paceKeyOf } from './channel-budget.js';
+import { type CallPriority, paceKeyOf } from '../rendering/channel-budget.js';
 import type { ChatDeps } from './deps.js';
-import { type PacedDeps, pacedCall } from './paced-call.js';
-import type { ChatTarget, MessageRef } from './surface.js';
+import { type PacedDeps, pacedCall } from '../rendering/paced-call.js';
+import type { ChatTarget, MessageRef } from '../surface/surface.js';
 
 /** Posts standard Markdown (cut to the surface's limit) when the channel's budget allows, retrying hiccups. */
 export function say(

@@ -1,4 +1,4 @@
-import type { AttachmentRef } from './surface.js';
+import type { AttachmentRef } from '../surface/surface.js';
 
 /** A thread: the channel and the platform's thread key (Slack `thread_ts`). */
 export interface ThreadKey {

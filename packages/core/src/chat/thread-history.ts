@@ -1,7 +1,7 @@
 import { systemClock } from '../time/clock.js';
 import type { ChatDeps } from './deps.js';
-import { withRetries } from './retry.js';
-import type { ChatTarget, ThreadMessage } from './surface.js';
+import { withRetries } from '../rendering/retry.js';
+import type { ChatTarget, ThreadMessage } from '../surface/surface.js';
 
 /** The thread's messages, or none when the platform will not give them: answering the mention alone beats not answering. */
 export async function readThreadOrNothing(

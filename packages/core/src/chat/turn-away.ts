@@ -1,6 +1,6 @@
 import type { ChatDeps } from './deps.js';
 import { say } from './status-message.js';
-import type { ChatTarget, ThreadMessage } from './surface.js';
+import type { ChatTarget, ThreadMessage } from '../surface/surface.js';
 
 /**
  * Says in `target` why a message is turned away; or, where the platform

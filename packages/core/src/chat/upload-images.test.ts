@@ -3,7 +3,7 @@ import type { GeneratedImage } from '../genai/types.js';
 import type { ChatDeps } from './deps.js';
 import { uploadImages } from './upload-images.js';
 import { RecordingSurface } from '../../testing/recording-surface.js';
-import { ChannelBudget } from './channel-budget.js';
+import { ChannelBudget } from '../rendering/channel-budget.js';
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 

@@ -1,11 +1,11 @@
 import type { GeneratedImage } from '../genai/types.js';
-import { copy } from './copy.js';
-import { imageFileName } from './file-names.js';
+import { copy } from '../copy/copy.js';
+import { imageFileName } from '../files/file-names.js';
 import type { ChatDeps } from './deps.js';
-import { paceKeyOf } from './channel-budget.js';
-import { pacedCall } from './paced-call.js';
+import { paceKeyOf } from '../rendering/channel-budget.js';
+import { pacedCall } from '../rendering/paced-call.js';
 import { fitted } from './status-message.js';
-import type { ChatTarget, UploadFile } from './surface.js';
+import type { ChatTarget, UploadFile } from '../surface/surface.js';
 
 export interface UploadResult {
   uploaded: number;

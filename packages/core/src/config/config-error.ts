@@ -1,4 +1,4 @@
-import { UsageError } from '../genai/errors.js';
+import { UsageError } from '../errors.js';
 
 /** A variable that does not fit; the message names the variable and never repeats its value. */
 export class ConfigError extends UsageError {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../genai/errors.js';
+import { UsageError } from '../errors.js';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_MODELS } from './default-models.js';
 import { loadConfig } from './load-config.js';

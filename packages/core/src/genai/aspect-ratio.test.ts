@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAspectRatio } from './aspect-ratio.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 import { ASPECT_RATIOS } from './types.js';
 
 describe('parseAspectRatio', () => {

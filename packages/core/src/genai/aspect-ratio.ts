@@ -1,4 +1,4 @@
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 import { ASPECT_RATIOS, type AspectRatio } from './types.js';
 
 function isAspectRatio(value: string): value is AspectRatio {

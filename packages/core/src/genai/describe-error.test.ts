@@ -9,8 +9,8 @@ import {
   ServiceRateLimitedError,
   ServiceTimeoutError,
   StreamCutError,
-  UsageError,
 } from './errors.js';
+import { UsageError } from '../errors.js';
 import { noOutputError } from './no-output.js';
 
 describe('describeError', () => {

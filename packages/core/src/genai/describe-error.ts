@@ -12,8 +12,8 @@ import {
   ServiceRateLimitedError,
   ServiceTimeoutError,
   StreamCutError,
-  UsageError,
 } from './errors.js';
+import { UsageError } from '../errors.js';
 
 export interface ErrorDescription {
   /** One or two short sentences for a chat message or stderr: no stack, no secrets. */

@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { BadResponseError, UsageError } from './errors.js';
+import { BadResponseError } from './errors.js';
+import { UsageError } from '../errors.js';
 import { extractImages, MAX_INLINE_IMAGE_BYTES, readInputImage } from './images.js';
 import { base64, gifHeader, heicHeader, jpegHeader, tinyPng, webpHeader } from '../../testing/fixtures.js';
 import { RawText } from './raw-text.js';

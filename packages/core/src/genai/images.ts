@@ -1,6 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import type { Logger } from 'pino';
-import { BadResponseError, NotAnImageError, type ServiceOperation, UsageError } from './errors.js';
+import { BadResponseError, NotAnImageError, type ServiceOperation } from './errors.js';
+import { UsageError } from '../errors.js';
 import { extensionForMimeType, normalizeMimeType } from './mime.js';
 import { RawText } from './raw-text.js';
 import type { GenerateContentResponse, GeneratedImage, InputImage } from './types.js';

@@ -1,17 +1,24 @@
-export type { JobSchedulerOptions } from './job-scheduler.js';
-export { JobScheduler } from './job-scheduler.js';
-export { CancellationRegistry } from './cancellation-registry.js';
-export type { JobDelivery, JobHandler, JobQueue, ProcessOptions, QueuedJob } from './job-queue.js';
-export type { ChannelPace } from './channel-pace.js';
-export { InMemoryChannelPace } from './channel-pace.js';
-export type { SeenKeys } from './seen-keys.js';
-export type { SharedCancellations } from './shared-cancellations.js';
-export { InMemorySeenKeys } from './seen-keys.js';
-export type { UserShares } from './user-shares.js';
-export { InMemoryUserShares } from './user-shares.js';
-export type { JobLane } from './lane-limits.js';
-export { DEFAULT_LANE_LIMITS, JOB_LANES, type LaneLimits } from './lane-limits.js';
-export { JobLeftForLaterError } from './job-left-for-later-error.js';
-export { handedOver, JobHandedOverError } from './job-handed-over-error.js';
-export { JobGivenUpError } from './job-given-up-error.js';
-export { InProcessJobQueue, type InProcessQueueOptions } from './in-process-queue.js';
+export type { ChatJob, ChatJobInput, ChatJobKind, SurfaceFactory } from './chat-job.js';
+export { CHAT_JOB_SCHEMA_VERSION } from './chat-job.js';
+export type { IntakeResult, JobIntake, UsageReporter } from './job-intake.js';
+export { inputProblem } from './input-problem.js';
+export { meteredIntake } from './metered-intake.js';
+export { ChatJobIntake, type ChatJobIntakeOptions, laneOf, queuedJob, type SharedPlaces } from './chat-job-intake.js';
+export { JobWorker, type JobWorkerOptions, MAX_RESUME_AGE_MS, type ResumeResult } from './job-worker.js';
+export { LedgerUsageReporter } from './usage-report.js';
+export { askedIn, parseChatJob, toNewJob, UnreadableJobError } from './parse-chat-job.js';
+export { RecordedSurface, POSTED_STEP, STREAMED_STEP, UPLOADED_STEP } from './recorded-surface.js';
+export { estimateTokens, UsageMeter } from './usage-meter.js';
+export { type RetentionSweep, startRetentionSweep } from './retention-sweep.js';
+export { secondsToUtcMidnight } from './daily-quota.js';
+export { InProcessJobs, type InProcessJobsOptions } from './in-process-jobs.js';
+export { StoredThreadCache, type StoredThreadCacheOptions } from './stored-thread-cache.js';
+export {
+  type ButtonPress,
+  type EditForm,
+  editForm,
+  type FormSubmission,
+  type PressAnswer,
+  ResultPresses,
+  type ResultPressesOptions,
+} from './result-presses.js';

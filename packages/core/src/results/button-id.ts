@@ -1,4 +1,4 @@
-import type { ResultAction } from '../chat/surface.js';
+import type { ResultAction } from '../surface/surface.js';
 
 const PREFIX = 'gb1';
 const LETTERS: Readonly<Record<ResultAction, string>> = { reroll: 'r', vary: 'v', edit: 'e', undo: 'u' };

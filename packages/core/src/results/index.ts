@@ -1,5 +1,5 @@
 /**
- * Buttons under results (the press side is `ResultPresses` in `@genbot/core/work`), the edit form, undo and the version tree, for every
+ * Buttons under results (the press side is `ResultPresses` in `@genbot/core/jobs`), the edit form, undo and the version tree, for every
  * platform. How a platform app uses it:
  *
  * 1. Showing: nothing to do but render. A job's images reach the surface as
@@ -11,7 +11,7 @@
  *    can be downloaded again.
  * 2. A press: parse the delivery at the edge into a `ButtonPress` (job id
  *    from the trigger: Slack `trigger_id`, Discord interaction id, prefixed;
- *    the target where the new result goes) and call `ResultPresses.press` (`@genbot/core/work`)
+ *    the target where the new result goes) and call `ResultPresses.press` (`@genbot/core/jobs`)
  *    before answering the platform. `form`: open it at once with
  *    `form.state` attached (Slack views.open with the trigger_id; Discord a
  *    modal); `refused`: answer privately with `answer`; `started`: answer

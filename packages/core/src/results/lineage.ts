@@ -1,4 +1,4 @@
-import type { ChatTarget } from '../chat/surface.js';
+import type { ChatTarget } from '../surface/surface.js';
 import type { ImageVersionKey, VersionOrigin } from '../store/index.js';
 
 /**

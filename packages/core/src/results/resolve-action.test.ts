@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { tinyPng } from '../../testing/fixtures.js';
 import { MemoryVersions, version } from '../../testing/memory-versions.js';
 import { RecordingSurface } from '../../testing/recording-surface.js';
-import { ChannelBudget } from '../chat/channel-budget.js';
-import { copy } from '../chat/copy.js';
+import { ChannelBudget } from '../rendering/channel-budget.js';
+import { copy } from '../copy/copy.js';
 import type { ChatDeps } from '../chat/deps.js';
-import type { ImageModel } from '../chat/ports.js';
+import type { ImageModel } from '../surface/ports.js';
 import type { GeneratedImage } from '../genai/types.js';
 import { resolveResultAction } from './resolve-action.js';
 

@@ -1,9 +1,9 @@
-import { copy } from '../chat/copy.js';
+import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from '../chat/deps.js';
 import { editImage } from '../chat/edit-image.js';
 import { imagine } from '../chat/imagine.js';
 import { restoreImage } from '../chat/restore-image.js';
-import type { AttachmentRef, ChatSurface, ResultAction } from '../chat/surface.js';
+import type { AttachmentRef, ChatSurface, ResultAction } from '../surface/surface.js';
 import { type ImageVersion, type ImageVersionKey, type ImageVersionStore, isPosted } from '../store/index.js';
 import type { ResultActionInput, VersionLineage } from './lineage.js';
 

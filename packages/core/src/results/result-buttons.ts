@@ -1,5 +1,5 @@
-import { copy } from '../chat/copy.js';
-import type { ResultButton } from '../chat/surface.js';
+import { copy } from '../copy/copy.js';
+import type { ResultButton } from '../surface/surface.js';
 import { versionRef } from '../store/index.js';
 import { buttonId, type FormName } from './button-id.js';
 

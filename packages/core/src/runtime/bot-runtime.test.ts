@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { copy } from '../chat/copy.js';
-import { CancelledError } from '../jobs/cancellation-registry.js';
-import { JobRejectedError } from '../jobs/job-rejected-error.js';
-import { JobScheduler } from '../jobs/job-scheduler.js';
+import { copy } from '../copy/copy.js';
+import { CancelledError } from '../scheduling/cancellation-registry.js';
+import { JobRejectedError } from '../scheduling/job-rejected-error.js';
+import { JobScheduler } from '../scheduling/job-scheduler.js';
 import { BotRuntime, type BotJob } from './bot-runtime.js';
 import { ShutdownError } from './shutdown-error.js';
 

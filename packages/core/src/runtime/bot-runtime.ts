@@ -1,10 +1,10 @@
-import { ChannelBudget } from '../chat/channel-budget.js';
-import { copy } from '../chat/copy.js';
+import { ChannelBudget } from '../rendering/channel-budget.js';
+import { copy } from '../copy/copy.js';
 import { RefusalNotices } from '../chat/refusal-notices.js';
-import { CancellationRegistry } from '../jobs/cancellation-registry.js';
-import type { ChannelPace } from '../jobs/channel-pace.js';
-import { JobScheduler } from '../jobs/job-scheduler.js';
-import type { SharedCancellations } from '../jobs/shared-cancellations.js';
+import { CancellationRegistry } from '../scheduling/cancellation-registry.js';
+import type { ChannelPace } from '../scheduling/channel-pace.js';
+import { JobScheduler } from '../scheduling/job-scheduler.js';
+import type { SharedCancellations } from '../scheduling/shared-cancellations.js';
 import { type LoopTurns, processTurns } from '../time/loop-turns.js';
 import { Slots } from './slots.js';
 import { ShutdownError } from './shutdown-error.js';

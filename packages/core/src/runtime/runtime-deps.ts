@@ -1,6 +1,6 @@
 import type { ChatDeps } from '../chat/deps.js';
-import type { ChatLogger, ChatModel, ImageModel } from '../chat/ports.js';
-import type { ChatSurface } from '../chat/surface.js';
+import type { ChatLogger, ChatModel, ImageModel } from '../surface/ports.js';
+import type { ChatSurface } from '../surface/surface.js';
 import type { BotRuntime } from './bot-runtime.js';
 
 /** The models a bot runs its use cases on: one client for both operations (a GenAiClient), and the model ids. */

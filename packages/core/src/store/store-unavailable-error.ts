@@ -1,4 +1,4 @@
-import { GenBotError } from '../genai/errors.js';
+import { GenBotError } from '../errors.js';
 
 /**
  * The database cannot be reached, read or written: down, locked past the

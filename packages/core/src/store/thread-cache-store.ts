@@ -1,4 +1,4 @@
-import type { ThreadMessage } from '../chat/surface.js';
+import type { ThreadMessage } from '../surface/surface.js';
 import type { Platform } from './where.js';
 
 /**

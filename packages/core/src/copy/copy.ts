@@ -1,0 +1,311 @@
+import type { ErrorDescription } from '../genai/describe-error.js';
+import { IMAGE_FORMATS_IN_WORDS } from '../genai/images.js';
+import { ASPECT_RATIOS } from '../genai/types.js';
+import type { JobRejectionReason } from '../scheduling/job-rejected-error.js';
+import type { UnavailableReason } from '../files/attachment-unavailable.js';
+
+/**
+ * Every sentence the bot says on its own, in standard Markdown (each surface
+ * formats it). Short and human: what happened and whether trying again may
+ * help; never a stack trace, an identifier or a secret.
+ */
+
+const QUOTE_CHARS = 200;
+
+/** A user's text shown back to them, shortened and on one line. */
+export function quote(text: string, max = QUOTE_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return `“${flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat}”`;
+}
+
+function withRetryHint(description: ErrorDescription): string {
+  const hinted = /try again/i.test(description.summary);
+  return description.retryable && !hinted ? `${description.summary} Trying again may help.` : description.summary;
+}
+
+/** Version numbers as a result names them: `v3`, or `v3, v4`. */
+function versionList(numbers: number | readonly number[]): string {
+  return (typeof numbers === 'number' ? [numbers] : numbers).map((number) => `v${number}`).join(', ');
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** What came out of a job's uploads: `limitBytes` is the channel's upload limit, needed once something was over it. */
+export interface UploadCounts {
+  uploaded: number;
+  tooLarge: number;
+  limitBytes?: number | undefined;
+}
+
+function channelTakes(limitBytes: number | undefined): string {
+  return limitBytes === undefined ? 'this channel takes' : `this channel takes (${mebibytes(limitBytes)})`;
+}
+
+function tooLargeNote(result: UploadCounts): string {
+  const { tooLarge } = result;
+  if (tooLarge === 0) return '';
+  return ` ${plural(tooLarge, 'more')} ${tooLarge === 1 ? 'was' : 'were'} larger than ${channelTakes(result.limitBytes)}: a smaller aspect ratio may fit.`;
+}
+
+/** Every image of a job over the channel's upload limit: which request, the limit, and what may help. */
+function allTooLarge(what: string, asked: string, result: UploadCounts): string {
+  const subject = result.tooLarge === 1 ? `The ${what}` : `All ${result.tooLarge} ${what}s`;
+  return `⚠️ ${subject} for ${quote(asked)} ${result.tooLarge === 1 ? 'was' : 'were'} larger than ${channelTakes(result.limitBytes)}. A smaller aspect ratio may fit.`;
+}
+
+/** Bytes as `14.0 MiB`. */
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** A wait in words: `about 20 seconds`, `about a minute`, `about 3 minutes`. */
+function about(seconds: number): string {
+  if (seconds < 60) return `about ${plural(Math.max(1, Math.round(seconds)), 'second')}`;
+  const minutes = Math.round(seconds / 60);
+  return minutes === 1 ? 'about a minute' : `about ${minutes} minutes`;
+}
+
+/** `1 image`, `3 images`, `12,000 chat tokens`. */
+function amount(quota: 'images' | 'chat tokens', count: number): string {
+  const number = count.toLocaleString('en-US');
+  if (quota === 'images') return `${number} image${count === 1 ? '' : 's'}`;
+  return `${number} chat token${count === 1 ? '' : 's'}`;
+}
+
+/** Counts the `/usage` answer shows. */
+export interface UsageCounts {
+  images: number;
+  chatTokens: number;
+}
+
+export interface UsageReport {
+  today: UsageCounts;
+  month: UsageCounts;
+  /** Undefined when no daily quota is set. */
+  imagesLeft?: number | undefined;
+  chatTokensLeft?: number | undefined;
+}
+
+function placeInLine(position: number): string {
+  return position === 1 ? 'next in line' : `#${position} in line`;
+}
+
+/**
+ * What becomes of a job a restart catches, running or waiting: it is recorded,
+ * and the next start picks it up where it stopped; every restart message
+ * follows this sentence.
+ */
+function afterRestart(asked: string): string {
+  return `${quote(asked)} will continue after the restart.`;
+}
+
+export const copy = {
+  /** A daily quota is used up; nothing was sent to the service. `resetsInSeconds`: until the next UTC midnight. */
+  quotaReached: (quota: 'images' | 'chat tokens', limit: number, resetsInSeconds: number): string =>
+    `🛑 You've used your ${amount(quota, limit)} for today. The quota resets at midnight UTC, in ${about(resetsInSeconds)}.`,
+  /** Added to a queued job's progress message when the user is close to a daily quota. */
+  quotaLeft: (left: readonly { quota: 'images' | 'chat tokens'; left: number }[]): string =>
+    `_Left today: ${left.map(({ quota, left: count }) => amount(quota, count)).join(', ')}._`,
+  /** `/usage`: this user's images and chat tokens today and this month, and what is left of each daily quota. */
+  usage: (report: UsageReport): string => {
+    const line = (label: string, totals: UsageCounts): string =>
+      `**${label}:** ${amount('images', totals.images)}, ${amount('chat tokens', totals.chatTokens)}`;
+    const lines = [line('Today', report.today), line('This month', report.month)];
+    const left: string[] = [];
+    if (report.imagesLeft !== undefined) left.push(amount('images', report.imagesLeft));
+    if (report.chatTokensLeft !== undefined) left.push(amount('chat tokens', report.chatTokensLeft));
+    if (left.length > 0) lines.push(`**Left today:** ${left.join(', ')} (resets at midnight UTC)`);
+    return lines.join('\n');
+  },
+  /** The database cannot be used: nothing was recorded or sent. */
+  storeUnavailable: "⚠️ I can't take requests right now (my storage is unavailable). Please try again in a few minutes.",
+  /** The job queue (Redis, with REDIS_URL) cannot be reached: nothing was queued or sent. */
+  queueUnavailable:
+    "⚠️ I can't take requests right now (my job queue is unavailable). Please try again in a few minutes.",
+  /** A job accepted before a restart and too old to pick up again after it. */
+  restartedTooLate: (asked: string): string =>
+    `🔄 I restarted and ${quote(asked)} could not be picked up again: please ask again.`,
+  /** A job whose worker died or hung mid-job more often than allowed: it is not tried again. */
+  interruptedTooOften: (asked: string): string =>
+    `⚠️ Working on ${quote(asked)} was interrupted too many times, so I stopped trying: please ask again.`,
+  /** A job recorded by an older or newer version of the bot that this one cannot read. */
+  unreadableJob: "⚠️ I couldn't pick this request up again after an update: please ask again.",
+  thinking: '_Thinking…_',
+  /** `/usage` on a bot that keeps no usage records (no store wired in). */
+  usageNotRecorded: "📊 I'm not keeping usage records yet, so there is nothing to show.",
+  /** New work that arrives while the bot restarts: nothing was started. */
+  restarting: "🔄 I'm restarting: please try again in a minute.",
+  /**
+   * The last word of a job the restart caught (waiting in line, or still
+   * running when the drain ran out), keeping what was asked.
+   */
+  interruptedByRestart: (asked: string): string => `🔄 I'm restarting. ${afterRestart(asked)}`,
+  /** Slack's assistant status, shown after the app's name ("genbot is thinking…"). */
+  thinkingStatus: 'is thinking…',
+  /** A conversation waiting for a free slot. */
+  chatQueued: (position: number): string => `⏳ You're ${placeInLine(position)}.`,
+  /** The same, as an assistant status after the app's name ("genbot is #3 in line"). */
+  queuedStatus: (position: number): string => `is ${placeInLine(position)}`,
+  /** Told privately when a reply has begun but nothing of it shows yet (a busy channel). */
+  replyOnItsWay: "✍️ I'm on it: the answer will appear in this thread in a moment.",
+  /** Said after a reply cut at its length limit. */
+  replyTooLong: '_The reply was getting too long, so it stops here._',
+  /**
+   * The trigger message was deleted and the work stopped. The progress or
+   * reply message keeps this note instead of disappearing: the thread still
+   * says what became of the request, and surfaces need no delete.
+   */
+  cancelled: '_Cancelled._',
+
+  /** The scheduler turned the request away; nothing was sent to the model. A restart says `interruptedByRestart`. */
+  busy: (reason: Exclude<JobRejectionReason, 'shutting_down'>, retryAfterSeconds: number): string => {
+    const when = `Try again in ${about(retryAfterSeconds)}.`;
+    switch (reason) {
+      case 'user_limit':
+        return `⏳ You already have requests on the way. ${when}`;
+      case 'queue_full':
+        return `⏳ I'm very busy right now. ${when}`;
+    }
+  },
+  noReplyText: 'I have no answer to that one. Try asking differently.',
+  replyRefused: "I can't help with that one. Try rewording it.",
+  /** Ends a reply the model stopped part-way for safety: the text so far stays above it. */
+  replySafetyStop: '⚠️ _The model stopped this reply for safety reasons. Rewording the request may help._',
+
+  replyFailed: (description: ErrorDescription, hadText: boolean): string =>
+    hadText
+      ? `⚠️ _This reply is incomplete. ${withRetryHint(description)}_`
+      : `⚠️ I couldn't answer: ${withRetryHint(description)}`,
+
+  /** A mention with nothing after it: no model call, just how to use the bot. */
+  bareMention:
+    '👋 Ask me something after the mention, or mention me in reply to an image with what to change in it. For a new image, use `/imagine`.',
+  emptyPrompt: 'Tell me what to draw, for example: `/imagine a lighthouse at dusk`.',
+  promptTooLong: (length: number, max: number): string =>
+    `That prompt is ${length} characters long; keep it under ${max}.`,
+  /** Slack's `/imagine … --ar` with nothing after the flag. */
+  missingAspectRatio: `Add an aspect ratio after \`--ar\`, for example \`/imagine a lighthouse at dusk --ar 16:9\`. Allowed: ${ASPECT_RATIOS.join(', ')}.`,
+  badAspectRatio: (given: string, allowed: readonly string[]): string =>
+    `${quote(given, 20)} isn't a supported aspect ratio. Use one of: ${allowed.join(', ')}.`,
+
+  imagining: (prompt: string): string => `🎨 Generating ${quote(prompt)}…`,
+  imagineQueued: (prompt: string, position: number): string => `⏳ ${quote(prompt)} is ${placeInLine(position)}.`,
+  imagineDone: (prompt: string, result: UploadCounts): string =>
+    result.uploaded === 0 && result.tooLarge > 0
+      ? allTooLarge('image', prompt, result)
+      : `🎨 Done: ${plural(result.uploaded, 'image')} for ${quote(prompt)}.${tooLargeNote(result)}`,
+  imagineFailed: (prompt: string, description: ErrorDescription): string =>
+    `⚠️ Couldn't generate ${quote(prompt)}: ${withRetryHint(description)}`,
+  imageComment: (prompt: string): string => `🎨 ${quote(prompt, 1000)}`,
+
+  emptyInstruction: 'Tell me how to change the image, for example: “make it look like a watercolor”.',
+  // Discord's Edit image message command (issue 15).
+  /** Edit image on a message that shows no image. */
+  editCommandNoImage: 'That message has no image to edit. Use **Edit image** on a message that shows one.',
+  /** The form of Edit image sent after its message was deleted. */
+  editCommandMessageGone: 'That message is gone, so there is no image to edit anymore.',
+  noImageToEdit: "I couldn't find an image to edit: attach one, or mention me in reply to a message that has one.",
+  notAnImage: (name: string): string =>
+    `I can only edit images (${IMAGE_FORMATS_IN_WORDS}), and ${quote(name, 80)} isn't one.`,
+  unsupportedImage: (name: string, reason: string): string => `I can't edit ${quote(name, 80)}: ${reason}`,
+  downloadFailed: (name: string): string => `I couldn't download ${quote(name, 80)}. Trying again may help.`,
+  /** A file that cannot be had whatever is tried (`too_large` is told as `unsupportedImage` with `tooLargeReason`). */
+  fileUnavailable: (name: string, reason: Exclude<UnavailableReason, 'too_large'>): string => {
+    const file = quote(name, 80);
+    switch (reason) {
+      case 'not_allowed':
+        return `I'm not allowed to download ${file}: the app is probably missing the \`files:read\` permission. Ask whoever installed it to add it; trying again won't help.`;
+      case 'hidden_by_limit':
+        return `I can't open ${file}: it's hidden by this workspace's file history limit. Trying again won't help.`;
+      case 'deleted':
+        return `I can't open ${file}: it was deleted.`;
+      case 'external':
+        return `I can't open ${file}: it's stored outside the chat. Attach the image itself instead.`;
+    }
+  },
+  /** Why an image is refused for its size (in `unsupportedImage`); `size` undefined when only the cap is known. */
+  tooLargeReason: (size: number | undefined, limit: number): string =>
+    size === undefined
+      ? `it is larger than the limit of ${mebibytes(limit)}.`
+      : `it is ${mebibytes(size)}, and the limit is ${mebibytes(limit)}.`,
+  /** Why an image is refused for what its header declares (in `unsupportedImage`): checked before anything is sent. */
+  tooManyPixels: (width: number, height: number, maxMegapixels: number): string =>
+    `it is ${width.toLocaleString('en-US')} × ${height.toLocaleString('en-US')} pixels, and the limit is ${maxMegapixels} megapixels.`,
+  tooManyFrames: (frames: number, maxFrames: number): string =>
+    `it has ${frames.toLocaleString('en-US')} frames, and the limit is ${maxFrames}.`,
+  unreadableImageHeader: "I couldn't read its size.",
+  /** A command whose payload the platform sent in a shape we cannot read. */
+  unreadableCommand: "Sorry, I couldn't read that command. Trying again may help.",
+  /** A slash command other than ours reached the bot (a misconfigured app). */
+  unknownCommand: (command: string): string => `I don't know ${quote(command, 40)}. Try \`/imagine\` instead.`,
+  editing: (instruction: string): string => `🖌️ Editing the image: ${quote(instruction)}…`,
+  editQueued: (instruction: string, position: number): string =>
+    `⏳ Your edit ${quote(instruction)} is ${placeInLine(position)}.`,
+  editDone: (instruction: string, result: UploadCounts): string =>
+    result.uploaded === 0 && result.tooLarge > 0
+      ? allTooLarge('edited image', instruction, result)
+      : `🖌️ Done: ${plural(result.uploaded, 'edited image')} for ${quote(instruction)}.${tooLargeNote(result)}`,
+  editFailed: (instruction: string, description: ErrorDescription): string =>
+    `⚠️ Couldn't edit the image for ${quote(instruction)}: ${withRetryHint(description)}`,
+  editComment: (instruction: string): string => `🖌️ ${quote(instruction, 1000)}`,
+
+  uploadFailed: "⚠️ The images were made but couldn't be uploaded here. Trying again may help.",
+
+  // Buttons under results, the edit form, undo and versions (issue 15).
+  buttonReroll: 'Re-roll',
+  /** `image` is 1-based, given when the result has several images. */
+  buttonVary: (image?: number): string => (image === undefined ? 'Vary' : `Vary ${image}`),
+  buttonEdit: (image?: number): string => (image === undefined ? 'Edit' : `Edit ${image}`),
+  buttonUndo: 'Undo',
+  /** The edit form's title (Slack allows 24 characters): the version it edits, or with several images, which one. */
+  editFormTitle: 'Edit image',
+  editFormTitleVersion: (number: number): string => `Edit v${number}`,
+  editFormTitleImage: (image: number): string => `Edit image ${image}`,
+  editFormLabel: 'How should it change?',
+  editFormPlaceholder: 'make it look like a watercolor',
+  editFormSubmit: 'Edit',
+  /** What a Vary asks the model for (an edit with this instruction). */
+  variationInstruction:
+    'Make a close variation of this image: keep its subject, composition, colours and style, and change only small details.',
+  /** A version of an image, named in messages (`I can't open “image v2”…`). */
+  versionName: (number: number): string => `image v${number}`,
+  /** A result's lineage, briefly: `v3 · from v2 · “make it blue”`. */
+  lineage: (number: number, parentNumber: number, instruction: string): string =>
+    `v${number} · from v${parentNumber} · ${quote(instruction, 200)}`,
+  /** `number`: the new version's, or each image's when one edit made several (`v3, v4 · from v2 · …`). */
+  editedComment: (number: number | readonly number[], parentNumber: number, instruction: string): string =>
+    `🖌️ ${versionList(number)} · from v${parentNumber} · ${quote(instruction, 1000)}`,
+  variedComment: (number: number | readonly number[], parentNumber: number): string =>
+    `🔀 ${versionList(number)} · from v${parentNumber} · variation`,
+  /** What is left of a result's progress message when it could not be deleted: the result stands right below it. */
+  resultBelow: '⬇️ Done: the result is just below.',
+  /** A press that came while its result was still being posted, and the post never finished. */
+  versionNotPosted: "⚠️ That image didn't finish posting, so its buttons can't be used. Start again with `/imagine`.",
+  /** An undo shows version `number` again, the one `undone` was made from. */
+  restoredComment: (number: number, undone: number): string => `↩️ v${number} again · undo of v${undone}`,
+  rerollComment: (prompt: string): string => `🎲 ${quote(prompt, 1000)} · re-roll`,
+  varying: (number: number): string => `🔀 Making a variation of v${number}…`,
+  varyQueued: (number: number, position: number): string =>
+    `⏳ Your variation of v${number} is ${placeInLine(position)}.`,
+  varyDone: (number: number, result: UploadCounts): string =>
+    result.uploaded === 0 && result.tooLarge > 0
+      ? allTooLarge('variation', `v${number}`, result)
+      : `🔀 Done: ${plural(result.uploaded, 'variation')} of v${number}.${tooLargeNote(result)}`,
+  varyFailed: (number: number, description: ErrorDescription): string =>
+    `⚠️ Couldn't make a variation of v${number}: ${withRetryHint(description)}`,
+  /** A button or form whose record is gone (past retention), never existed (forged), or is on a message the bot did not make. */
+  buttonGone:
+    "⚠️ That button doesn't work anymore: the image it belongs to is gone or too old. Start again with `/imagine`.",
+  /** The same person pressed the same button again while their first press still runs. */
+  alreadyRunning: '⏳ Still working on your first press of that button: the result will show up in the thread.',
+  /** The same form arrived twice: the first one is being worked on. */
+  formAlreadySent: '⏳ That form was already sent: the edit is on its way.',
+  /** Undo on a version that was not made from another one. */
+  nothingToUndo: 'There is nothing to undo: this is the first version of the image.',
+  /** The platform refused to open the form because its trigger expired (Slack: 3 s). */
+  formTimedOut: '⏳ The form took too long to open. Press Edit again.',
+  /** The platform refused to open the form for another reason. */
+  formNotOpened: "⚠️ I couldn't open the form. Pressing Edit again may help.",
+};

@@ -1,0 +1,67 @@
+import type { MentionInput } from '../chat/handle-mention.js';
+import type { ImagineInput } from '../chat/imagine.js';
+import type { ChatSurface, ChatTarget, ResultAction } from '../surface/surface.js';
+import type { ResultActionInput } from '../results/lineage.js';
+import type { InteractionToken, Platform } from '../store/index.js';
+
+/** Bumped when the shape of `ChatJobInput` changes; workers read, migrate or refuse older versions. */
+export const CHAT_JOB_SCHEMA_VERSION = 1;
+
+/**
+ * The work a chat job does, as plain serialisable data: the use case's own
+ * input, which names no platform object. A worker runs it with a surface it
+ * builds for the job's platform from the job alone.
+ */
+export type ChatJobInput =
+  | { kind: 'imagine'; imagine: ImagineInput & { userId: string } }
+  | { kind: 'mention'; mention: MentionInput & { userId: string } }
+  | { kind: ResultAction; action: ResultActionInput };
+
+export type ChatJobKind = ChatJobInput['kind'];
+
+/**
+ * A chat job as ingress records it (the store's NewJob, with a typed input).
+ * Never a bot token, signing secret or API key; a Discord interaction token
+ * only until it expires, and never logged.
+ */
+export interface ChatJob {
+  /** From the trigger: Slack `event_id` or `trigger_id` + action, Discord interaction or message id, prefixed. */
+  id: string;
+  platform: Platform;
+  workspaceId?: string | undefined;
+  channelId: string;
+  threadId?: string | undefined;
+  userId: string;
+  input: ChatJobInput;
+  /** Discord: follow-ups go through the interaction's webhook for 15 minutes; past it, plain channel messages. */
+  interaction?: InteractionToken | undefined;
+  /** A button press: one unfinished job per person and button (the store's active key). */
+  activeKey?: string | undefined;
+}
+
+/**
+ * What a worker needs from each platform app: a surface for a job, built
+ * from the job's data alone (Slack: the Web API client with the bot token of
+ * the process's own configuration; Discord: REST, no gateway).
+ */
+export interface SurfaceFactory {
+  readonly platform: Platform;
+  surfaceFor(job: ChatJob): ChatSurface;
+  /**
+   * The app's cancellation key for the message that started the job (its
+   * deletion cancels the work), when the job has one.
+   */
+  cancelKey?(job: ChatJob): string | undefined;
+}
+
+/** Where a job answers: the channel (and thread) of its command, mention or button. */
+export function targetOf(job: ChatJob): ChatTarget {
+  switch (job.input.kind) {
+    case 'imagine':
+      return job.input.imagine.target;
+    case 'mention':
+      return job.input.mention.target;
+    default:
+      return job.input.action.target;
+  }
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { ThreadMessage } from '../surface/surface.js';
+import type { JobRecord } from '../store/index.js';
+import type { ChatJob } from './chat-job.js';
+import { parseChatJob, toNewJob, UnreadableJobError } from './parse-chat-job.js';
+
+function said(id: string, text: string): ThreadMessage {
+  return { id, author: { id: 'U1', name: 'ada', isBot: false, isSelf: false }, text, attachments: [] };
+}
+
+function mention(history: readonly ThreadMessage[] | undefined): ChatJob {
+  const trigger = said('m2', 'how tall was it?');
+  const target = { channelId: 'C1', threadId: 'm2' };
+  return {
+    id: 'dc-msg-m2',
+    platform: 'discord',
+    channelId: 'C1',
+    threadId: 'm2',
+    userId: 'U1',
+    input: {
+      kind: 'mention',
+      mention: { target, trigger, ...(history === undefined ? {} : { history }), userId: 'U1' },
+    },
+  };
+}
+
+/** As the store gives it back. */
+function stored(job: ChatJob): JobRecord {
+  const now = new Date();
+  return { ...toNewJob(job), state: 'queued', attempts: 0, steps: [], createdAt: now, updatedAt: now };
+}
+
+describe('a mention job with the conversation ingress saw whole', () => {
+  it('keeps that conversation through the store, so a worker need not read it again', () => {
+    const history = [said('m1', 'The lighthouse of Alexandria.'), said('m2', 'how tall was it?')];
+    const job = parseChatJob(stored(mention(history)));
+    expect(job.input.kind === 'mention' && job.input.mention.history).toEqual(history);
+  });
+
+  it('leaves a worker to read the thread when the job carries none', () => {
+    const job = parseChatJob(stored(mention(undefined)));
+    expect(job.input.kind === 'mention' && job.input.mention.history).toBeUndefined();
+  });
+
+  it('refuses a carried conversation longer than a mention and what it replies to', () => {
+    const record = stored(mention([said('m0', 'a'), said('m1', 'b')]));
+    const input = record.input as { mention: { history: unknown[] } };
+    input.mention.history.push(said('m2', 'c'));
+    expect(() => parseChatJob(record)).toThrow(UnreadableJobError);
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { tinyPng } from '../../testing/fixtures.js';
+import { RecordingSurface } from '../../testing/recording-surface.js';
+import type { MessageRef, UploadFile } from '../surface/surface.js';
+import type { JobStep, NewJobStep } from '../store/index.js';
+import { DELETED_STEP, RecordedSurface, type UploadRecorder } from './recorded-surface.js';
+
+class DeletingSurface extends RecordingSurface {
+  readonly resultStandsAlone = true;
+  readonly deleted: string[] = [];
+
+  async delete(message: MessageRef): Promise<void> {
+    this.deleted.push(message.messageId);
+  }
+}
+
+function steps() {
+  const recorded: JobStep[] = [];
+  return {
+    recorded,
+    jobs: {
+      recordStep: async (_id: string, step: NewJobStep) => {
+        recorded.push({ ...step, at: new Date() });
+        return true;
+      },
+    },
+  };
+}
+
+const target = { channelId: 'C1' };
+const files: UploadFile[] = [{ name: 'a-1.png', mimeType: 'image/png', bytes: tinyPng() }];
+
+describe('RecordedSurface', () => {
+  it('remembers a message it deleted: run again, the job neither edits nor deletes it again', async () => {
+    const first = new DeletingSurface();
+    const { recorded, jobs } = steps();
+    const surface = new RecordedSurface(first, { id: 'job', steps: [] }, jobs);
+    expect(surface.resultStandsAlone).toBe(true);
+    const progress = await surface.post(target, 'Generating…');
+    await surface.delete?.(progress);
+    expect(recorded.map((step) => [step.name, step.messageId])).toEqual([
+      ['posted', progress.messageId],
+      [DELETED_STEP, progress.messageId],
+    ]);
+
+    const again = new DeletingSurface();
+    const resumed = new RecordedSurface(again, { id: 'job', steps: recorded }, steps().jobs);
+    const shown = await resumed.post(target, 'Generating…');
+    expect(shown.messageId).toBe(progress.messageId);
+    await resumed.edit(shown, 'Done');
+    await resumed.delete?.(shown);
+    expect([again.messages, again.deleted, again.editCount]).toEqual([[], [], 0]);
+  });
+
+  it('records the images before they are posted (with the text and buttons that gives) and again once they are', async () => {
+    const inner = new RecordingSurface();
+    const calls: string[] = [];
+    const recorder: UploadRecorder = {
+      before: async (_files, first) => {
+        calls.push(`before ${first} (${inner.uploads.length} uploaded)`);
+        return { numbers: [7], comment: 'v7 · from v6' };
+      },
+      after: async (_files, receipt, first) => {
+        calls.push(`after ${first} ${receipt.messageId ?? 'no id'}`);
+      },
+    };
+    const surface = new RecordedSurface(inner, { id: 'job', steps: [] }, steps().jobs, {
+      recorder,
+      buttons: (first, count, numbers) => [
+        { id: `b${first}-${count}-${numbers?.join()}`, label: 'Edit', action: 'edit' },
+      ],
+    });
+    await surface.uploadFiles(target, files, 'the use case’s own text');
+    expect(calls).toEqual(['before 0 (0 uploaded)', 'after 0 no id']);
+    expect(inner.uploads.map((upload) => [upload.comment, upload.buttons?.[0]?.id])).toEqual([
+      ['v7 · from v6', 'b0-1-7'],
+    ]);
+  });
+});

@@ -1,0 +1,161 @@
+import { copy } from '../copy/copy.js';
+import type { ChatLogger } from '../surface/ports.js';
+import type { ChatTarget, ResultAction } from '../surface/surface.js';
+import { MAX_PROMPT_CHARS } from '../chat/imagine.js';
+import { type ImageVersionStore, type InteractionToken, type Platform, StoreUnavailableError } from '../store/index.js';
+import { parseButtonId } from '../results/button-id.js';
+import type { ChatJob } from './chat-job.js';
+import type { JobIntake } from './job-intake.js';
+
+/** A press of a result's button, as ingress parsed it from the platform's delivery. */
+export interface ButtonPress {
+  /** The job it may start, from the trigger (Slack `trigger_id`, Discord interaction id), prefixed. */
+  jobId: string;
+  /** The button's id as the platform gave it back. */
+  buttonId: string;
+  platform: Platform;
+  workspaceId?: string | undefined;
+  channelId: string;
+  /** Who pressed: the job counts for them. */
+  userId: string;
+  /** Where the new result and its progress go (Slack: the result's thread; Discord: the interaction's answer). */
+  target: ChatTarget;
+  interaction?: InteractionToken | undefined;
+}
+
+/** The edit form to open, in copy.ts's words; `state` travels with it and comes back on submit. */
+export interface EditForm {
+  title: string;
+  label: string;
+  placeholder: string;
+  submit: string;
+  maxLength: number;
+  /** Opaque: Slack `private_metadata`, Discord the modal's `custom_id`. */
+  state: string;
+}
+
+/** A submitted edit form, as ingress parsed it. `jobId` from the form's trigger: a form sent twice is one job. */
+export interface FormSubmission extends Omit<ButtonPress, 'buttonId'> {
+  state: string;
+  instruction: string;
+}
+
+export type PressAnswer =
+  /** Edit: open this form at once (Slack's trigger_id lasts 3 s); nothing was read or recorded yet. */
+  | { kind: 'form'; form: EditForm }
+  /** A job was recorded and queued (`duplicate`: this very delivery was seen before). */
+  | { kind: 'started'; duplicate: boolean; position?: number | undefined }
+  /** Nothing started: `answer` goes to the presser alone. */
+  | { kind: 'refused'; answer: string }
+  /** The form's instruction does not fit: shown on its field, the form stays open. */
+  | { kind: 'invalid'; error: string };
+
+export interface ResultPressesOptions {
+  versions: ImageVersionStore;
+  intake: JobIntake;
+  logger: ChatLogger;
+}
+
+/**
+ * Ingress's side of result buttons, for every platform: a press or a form
+ * is checked (the id is ours, its record exists) and admitted (quota, share,
+ * one press at a time per person and button) before the platform is
+ * answered, so every refusal is private; then the job is recorded and queued
+ * through the JobIntake, and a worker runs it.
+ */
+export class ResultPresses {
+  readonly #options: ResultPressesOptions;
+
+  constructor(options: ResultPressesOptions) {
+    this.#options = options;
+  }
+
+  async press(press: ButtonPress): Promise<PressAnswer> {
+    const target = parseButtonId(press.buttonId);
+    if (target === undefined) {
+      this.#options.logger.warn({ jobId: press.jobId }, 'a button id this bot did not make');
+      return { kind: 'refused', answer: copy.buttonGone };
+    }
+    // The form opens before anything slow; its record is checked when it is submitted.
+    if (target.action === 'edit') return { kind: 'form', form: editForm(press.buttonId) };
+    return this.#submit(target.action, target.ref, press, undefined, press.buttonId);
+  }
+
+  async submitForm(submission: FormSubmission): Promise<PressAnswer> {
+    const instruction = submission.instruction.trim();
+    if (instruction === '') return { kind: 'invalid', error: copy.emptyInstruction };
+    if (instruction.length > MAX_PROMPT_CHARS) {
+      return { kind: 'invalid', error: copy.promptTooLong(instruction.length, MAX_PROMPT_CHARS) };
+    }
+    const target = parseButtonId(submission.state);
+    if (target?.action !== 'edit') {
+      this.#options.logger.warn({ jobId: submission.jobId }, 'a form this bot did not open');
+      return { kind: 'refused', answer: copy.buttonGone };
+    }
+    const answer = await this.#submit('edit', target.ref, submission, instruction, undefined);
+    return answer.kind === 'started' && answer.duplicate ? { kind: 'refused', answer: copy.formAlreadySent } : answer;
+  }
+
+  async #submit(
+    action: ResultAction,
+    ref: string,
+    from: Omit<ButtonPress, 'buttonId'>,
+    instruction: string | undefined,
+    buttonId: string | undefined,
+  ): Promise<PressAnswer> {
+    const { versions, intake, logger } = this.#options;
+    let version: Awaited<ReturnType<ImageVersionStore['byRef']>>;
+    try {
+      version = await versions.byRef(ref);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      logger.error({ err: error, jobId: from.jobId }, 'button refused: the store is unavailable');
+      return { kind: 'refused', answer: copy.storeUnavailable };
+    }
+    if (version === undefined || version.platform !== from.platform) {
+      logger.info({ jobId: from.jobId, action }, 'button refused: its record is gone');
+      return { kind: 'refused', answer: copy.buttonGone };
+    }
+    if (action === 'undo' && version.parent === undefined) return { kind: 'refused', answer: copy.nothingToUndo };
+    const job: ChatJob = {
+      id: from.jobId,
+      platform: from.platform,
+      workspaceId: from.workspaceId,
+      channelId: from.channelId,
+      threadId: from.target.threadId,
+      userId: from.userId,
+      input: {
+        kind: action,
+        action: {
+          target: from.target,
+          version: { jobId: version.jobId, index: version.index },
+          userId: from.userId,
+          ...(instruction === undefined ? {} : { instruction }),
+        },
+      },
+      interaction: from.interaction,
+      activeKey: buttonId === undefined ? undefined : `${from.platform}:${from.userId}:${buttonId}`,
+    };
+    const result = await intake.submit(job);
+    if (!result.accepted) return { kind: 'refused', answer: result.answer };
+    return { kind: 'started', duplicate: result.duplicate, position: result.position };
+  }
+}
+
+/** The edit form of an Edit button. */
+export function editForm(buttonId: string): EditForm {
+  const name = parseButtonId(buttonId)?.formName;
+  return {
+    title:
+      name === undefined
+        ? copy.editFormTitle
+        : 'version' in name
+          ? copy.editFormTitleVersion(name.version)
+          : copy.editFormTitleImage(name.image),
+    label: copy.editFormLabel,
+    placeholder: copy.editFormPlaceholder,
+    submit: copy.editFormSubmit,
+    maxLength: MAX_PROMPT_CHARS,
+    state: buttonId,
+  };
+}

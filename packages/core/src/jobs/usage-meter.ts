@@ -1,0 +1,111 @@
+import type { ChatModel, ImageModel } from '../surface/ports.js';
+import type { MessageParam, MessagesRequest } from '../genai/types.js';
+
+/** About four characters a token: what a job is charged when the service reports no counts. */
+const CHARS_PER_TOKEN = 4;
+
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+function promptText(request: MessagesRequest): string {
+  const part = (message: MessageParam): string =>
+    typeof message.content === 'string'
+      ? message.content
+      : message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+  return [request.system ?? '', ...request.messages.map(part)].join('\n');
+}
+
+/** The counts a finished stream reports (GenAiClient's streams have `finalMessage()`), if any. */
+async function reportedBy(stream: object): Promise<{ input: number; output: number } | undefined> {
+  if (!('finalMessage' in stream) || typeof stream.finalMessage !== 'function') return undefined;
+  try {
+    const final: unknown = await stream.finalMessage();
+    return typeof final === 'object' && final !== null ? reported(final) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function reported(final: object): { input: number; output: number } | undefined {
+  if (!('usage' in final) || typeof final.usage !== 'object' || final.usage === null) return undefined;
+  const usage = final.usage as { input_tokens?: unknown; output_tokens?: unknown };
+  const { input_tokens: input, output_tokens: output } = usage;
+  if (typeof input !== 'number' && typeof output !== 'number') return undefined;
+  return { input: typeof input === 'number' ? input : 0, output: typeof output === 'number' ? output : 0 };
+}
+
+export interface MeteredUsage {
+  images: number;
+  inputTokens: number;
+  outputTokens: number;
+  tokensEstimated: boolean;
+}
+
+/**
+ * Counts what one job takes from the service: images returned, and chat
+ * tokens as the service reports them, or estimated from the text when it
+ * reports none (a stream cut short reports nothing: what was sent and what
+ * came back is charged).
+ */
+export class UsageMeter {
+  #images = 0;
+  #input = 0;
+  #output = 0;
+  #estimated = false;
+  /** Streams not yet charged: estimated when the job asks for its usage. */
+  readonly #pending: (() => void)[] = [];
+
+  wrapImages(model: ImageModel): ImageModel {
+    return {
+      generateImages: async (name, input, options) => {
+        const images = await model.generateImages(name, input, options);
+        this.#images += images.length;
+        return images;
+      },
+    };
+  }
+
+  wrapChat(model: ChatModel): ChatModel {
+    return {
+      streamMessage: (request, options) => {
+        const stream = model.streamMessage(request, options);
+        let text = '';
+        let settled = false;
+        const charge = (counts: { input: number; output: number } | undefined): void => {
+          if (settled) return;
+          settled = true;
+          if (counts === undefined) {
+            this.#estimated = true;
+            this.#input += estimateTokens(promptText(request));
+            this.#output += estimateTokens(text);
+          } else {
+            this.#input += counts.input;
+            this.#output += counts.output;
+          }
+        };
+        this.#pending.push(() => charge(undefined));
+        return {
+          textDeltas: async function* () {
+            for await (const delta of stream.textDeltas()) {
+              text += delta;
+              yield delta;
+            }
+            charge(await reportedBy(stream));
+          },
+        };
+      },
+    };
+  }
+
+  /** What the job used; streams that never reported are estimated now. */
+  usage(): MeteredUsage {
+    for (const charge of this.#pending.splice(0)) charge();
+    return {
+      images: this.#images,
+      inputTokens: this.#input,
+      outputTokens: this.#output,
+      tokensEstimated: this.#estimated,
+    };
+  }
+}

@@ -1,0 +1,17 @@
+export type { JobSchedulerOptions } from './job-scheduler.js';
+export { JobScheduler } from './job-scheduler.js';
+export { CancellationRegistry } from './cancellation-registry.js';
+export type { JobDelivery, JobHandler, JobQueue, ProcessOptions, QueuedJob } from './job-queue.js';
+export type { ChannelPace } from './channel-pace.js';
+export { InMemoryChannelPace } from './channel-pace.js';
+export type { SeenKeys } from './seen-keys.js';
+export type { SharedCancellations } from './shared-cancellations.js';
+export { InMemorySeenKeys } from './seen-keys.js';
+export type { UserShares } from './user-shares.js';
+export { InMemoryUserShares } from './user-shares.js';
+export type { JobLane } from './lane-limits.js';
+export { DEFAULT_LANE_LIMITS, JOB_LANES, type LaneLimits } from './lane-limits.js';
+export { JobLeftForLaterError } from './job-left-for-later-error.js';
+export { handedOver, JobHandedOverError } from './job-handed-over-error.js';
+export { JobGivenUpError } from './job-given-up-error.js';
+export { InProcessJobQueue, type InProcessQueueOptions } from './in-process-queue.js';
