@@ -4,7 +4,7 @@
  * delta as soon as the previous call returned. Only what a streamed reply
  * uses is implemented.
  */
-import type { ChatSurface, MessageRef, SurfaceLimits } from '@genbot/core/chat';
+import type { ChatSurface, MessageRef, SurfaceLimits } from '@genbot/core/surface';
 import { RateLimitedError } from '@genbot/core/errors';
 
 const NAIVE_LIMITS: Omit<SurfaceLimits, 'maxMessageChars'> = {

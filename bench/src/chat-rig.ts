@@ -7,7 +7,9 @@
  * user saw it.
  */
 import { Writable } from 'node:stream';
-import { ChannelBudget, converse, type ChatSurface } from '@genbot/core/chat';
+import { converse } from '@genbot/core/chat';
+import { ChannelBudget } from '@genbot/core/rendering';
+import type { ChatSurface } from '@genbot/core/surface';
 import { GenAiClient } from '@genbot/core/genai';
 import { JobScheduler, type JobSchedulerOptions } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';

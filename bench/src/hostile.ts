@@ -10,7 +10,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { startSlackFake, type SlackFake, type SlackUserFile } from '@genbot/fakes';
 import { isHeartbeat, watchBot, type BotWatchResult } from './bot-watch.js';
 import type { ImagineBotInput } from './chat-imagine-bot.js';

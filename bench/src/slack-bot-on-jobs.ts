@@ -1,4 +1,4 @@
-import type { ChatModel, ImageModel } from '@genbot/core/chat';
+import type { ChatModel, ImageModel } from '@genbot/core/surface';
 import type { BotRuntime } from '@genbot/core/runtime';
 import { InProcessJobs } from '@genbot/core/jobs';
 import { type SlackBot, type SlackBotOptions, startSlackBot } from '@genbot/slack-bot';

@@ -10,7 +10,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ChatDeps, type ChatSurface, type MessageRef, handleMention, imagine } from '@genbot/core/chat';
+import { type ChatDeps, handleMention, imagine } from '@genbot/core/chat';
+import type { ChatSurface, MessageRef } from '@genbot/core/surface';
 import { GenAiClient } from '@genbot/core/genai';
 import { InProcessJobQueue } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';

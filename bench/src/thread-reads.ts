@@ -6,7 +6,8 @@
  * Baseline: the same bot with a thread cache that keeps nothing, under
  * Slack's older limits, so it reads the thread through the API as it used to.
  */
-import type { CachedThread, ChatModel, ImageModel, ThreadCache } from '@genbot/core/chat';
+import type { CachedThread, ThreadCache } from '@genbot/core/chat';
+import type { ChatModel, ImageModel } from '@genbot/core/surface';
 import { GenAiClient } from '@genbot/core/genai';
 import { JobScheduler } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';

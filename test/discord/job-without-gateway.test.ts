@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { registerCommands } from '@genbot/discord-bot';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startDiscordFake, type DiscordFake, type DiscordInteraction } from '@genbot/fakes';

@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { JobScheduler } from '@genbot/core/scheduling';
 import type { DiscordInteraction, DiscordMessage } from '@genbot/fakes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import sharp from 'sharp';
 import type { ChatJob } from '@genbot/core/jobs';
 import type { DiscordInteraction } from '@genbot/fakes';

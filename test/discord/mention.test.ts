@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import type { DiscordMessage } from '@genbot/fakes';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

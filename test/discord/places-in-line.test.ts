@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import type { DiscordInteraction, DiscordMessage } from '@genbot/fakes';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { originalText } from './support/results.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startDiscordFake, type DiscordFake, type DiscordInteraction } from '@genbot/fakes';
 import { openStore } from '@genbot/store';

@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { buttonId, parseButtonId } from '@genbot/core/results';
 import { versionRef } from '@genbot/core/store';
 import { type ButtonPress, ResultPresses } from '@genbot/core/jobs';

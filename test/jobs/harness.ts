@@ -1,6 +1,13 @@
 import { Writable } from 'node:stream';
 import { startEmulator, type Emulator } from '@genbot/emulator';
-import type { ChatSurface, ChatTarget, MessageRef, ResultButton, UploadFile, UploadReceipt } from '@genbot/core/chat';
+import type {
+  ChatSurface,
+  ChatTarget,
+  MessageRef,
+  ResultButton,
+  UploadFile,
+  UploadReceipt,
+} from '@genbot/core/surface';
 import { GenAiClient } from '@genbot/core/genai';
 import { InProcessJobQueue } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { QueueUnavailableError } from '@genbot/core/errors';
 import {
   InMemoryUserShares,

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startSlackFake, type SlackFake } from '@genbot/fakes';
 import { openStore } from '@genbot/store';

@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startDiscordFake, type DiscordFake, type DiscordMessage } from '@genbot/fakes';
 import {

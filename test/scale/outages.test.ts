@@ -1,5 +1,5 @@
 import { getPriority } from 'node:os';
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startSlackFake, type SlackFake } from '@genbot/fakes';
 import { openStore } from '@genbot/store';

@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import type { JobRecord, Store } from '@genbot/core/store';
 import { type Emulator, startEmulator } from '@genbot/emulator';
 import { type DiscordFake, type SlackFake, startDiscordFake, startSlackFake } from '@genbot/fakes';

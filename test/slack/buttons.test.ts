@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import type { SlackFake, SlackMessage } from '@genbot/fakes';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ImageVersionStore, Store } from '@genbot/core/store';

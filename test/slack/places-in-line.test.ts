@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './support/harness.js';
 

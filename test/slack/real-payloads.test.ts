@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { GenAiClient } from '@genbot/core/genai';
 import { createLogger } from '@genbot/core/log';
 import { startEmulator, type Emulator } from '@genbot/emulator';

@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulatorProcess, type EmulatorProcess } from './support/emulator-process.js';
 import { assertNoSecrets, botReplies, CHANNEL, SECRETS, startHarness, type Harness } from './support/harness.js';

@@ -1,4 +1,4 @@
-import type { ChatModel, ImageModel } from '@genbot/core/chat';
+import type { ChatModel, ImageModel } from '@genbot/core/surface';
 import type { QuotaConfig } from '@genbot/core/config';
 import type { JobLane } from '@genbot/core/scheduling';
 import { BotRuntime } from '@genbot/core/runtime';

@@ -9,7 +9,7 @@ import type {
   ThreadMessage,
   UploadFile,
   UploadReceipt,
-} from '@genbot/core/chat';
+} from '@genbot/core/surface';
 import {
   type Channel,
   type Client,

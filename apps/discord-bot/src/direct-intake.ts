@@ -1,4 +1,5 @@
-import { type ChatDeps, type ChatSurface, handleMention, imagine } from '@genbot/core/chat';
+import { type ChatDeps, handleMention, imagine } from '@genbot/core/chat';
+import type { ChatSurface } from '@genbot/core/surface';
 import type { Logger } from '@genbot/core/log';
 import type { BotRuntime } from '@genbot/core/runtime';
 import { type ChatJob, type IntakeResult, inputProblem, type JobIntake, type SurfaceFactory } from '@genbot/core/jobs';

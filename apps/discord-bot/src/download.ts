@@ -1,4 +1,5 @@
-import { cappedDownload, type AttachmentRef, type DownloadedFile } from '@genbot/core/chat';
+import { cappedDownload } from '@genbot/core/files';
+import type { AttachmentRef, DownloadedFile } from '@genbot/core/surface';
 import { AttachmentUnavailableError } from '@genbot/core/errors';
 import { MAX_INLINE_IMAGE_BYTES } from '@genbot/core/genai';
 import { z } from 'zod';

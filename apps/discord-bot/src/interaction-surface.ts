@@ -11,7 +11,7 @@ import type {
   ThreadMessage,
   UploadFile,
   UploadReceipt,
-} from '@genbot/core/chat';
+} from '@genbot/core/surface';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { InteractionWebhook, Message } from 'discord.js';
 import type { ChannelSurface } from './channel-surface.js';

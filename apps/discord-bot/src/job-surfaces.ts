@@ -1,4 +1,4 @@
-import type { ChatSurface } from '@genbot/core/chat';
+import type { ChatSurface } from '@genbot/core/surface';
 import type { ChatJob, SurfaceFactory } from '@genbot/core/jobs';
 import { type Client, InteractionWebhook } from 'discord.js';
 import { ChannelSurface } from './channel-surface.js';

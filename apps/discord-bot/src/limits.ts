@@ -1,4 +1,4 @@
-import type { SurfaceLimits } from '@genbot/core/chat';
+import type { SurfaceLimits } from '@genbot/core/surface';
 
 /** Discord's default per-file upload limit; an interaction states its own. */
 export const DEFAULT_UPLOAD_BYTES = 10 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { ThreadMessage } from '@genbot/core/chat';
+import type { ThreadMessage } from '@genbot/core/surface';
 import type { ChatJob } from '@genbot/core/jobs';
 import type { Message } from 'discord.js';
 import { messageJobId } from './job-ids.js';

@@ -1,4 +1,4 @@
-import type { AttachmentRef, ThreadMessage } from '@genbot/core/chat';
+import type { AttachmentRef, ThreadMessage } from '@genbot/core/surface';
 import { MessageFlags, type Attachment, type Message } from 'discord.js';
 import { encodeLocation } from './download.js';
 import { cachedNames, plainText } from './mentions.js';

@@ -1,4 +1,5 @@
-import { asBuffer, type UploadFile, type UploadReceipt } from '@genbot/core/chat';
+import { asBuffer } from '@genbot/core/files';
+import type { UploadFile, UploadReceipt } from '@genbot/core/surface';
 import type { AttachmentBuilder, AttachmentPayload, Message } from 'discord.js';
 
 /** Core's files as discord.js attachments: it sends them as multipart `files[n]` with `payload_json`. */

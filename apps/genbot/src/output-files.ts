@@ -1,4 +1,4 @@
-import { imageFileName } from '@genbot/core/chat';
+import { imageFileName } from '@genbot/core/files';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 

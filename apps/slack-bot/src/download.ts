@@ -1,4 +1,5 @@
-import { cappedDownload, type DownloadedFile } from '@genbot/core/chat';
+import { cappedDownload } from '@genbot/core/files';
+import type { DownloadedFile } from '@genbot/core/surface';
 import { AttachmentUnavailableError, GenBotError } from '@genbot/core/errors';
 import { MAX_INLINE_IMAGE_BYTES } from '@genbot/core/genai';
 

@@ -1,4 +1,4 @@
-import type { ReplyStream } from '@genbot/core/chat';
+import type { ReplyStream } from '@genbot/core/surface';
 import type { webApi } from '@slack/bolt';
 import { slackCall, slackErrorCode } from './slack-errors.js';
 

@@ -1,4 +1,4 @@
-import type { AttachmentRef } from '@genbot/core/chat';
+import type { AttachmentRef } from '@genbot/core/surface';
 import { z } from 'zod';
 
 /** A file on a Slack message, as events, conversations.replies and files.info show it. */

@@ -1,4 +1,4 @@
-import type { ResultButton } from '@genbot/core/chat';
+import type { ResultButton } from '@genbot/core/surface';
 import type { types } from '@slack/bolt';
 import type { EditForm } from '@genbot/core/jobs';
 import { z } from 'zod';

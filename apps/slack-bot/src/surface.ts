@@ -1,6 +1,6 @@
+import type { CachedMessage, ThreadCache } from '@genbot/core/chat';
 import type {
   AttachmentRef,
-  CachedMessage,
   ChatSurface,
   ChatTarget,
   DownloadedFile,
@@ -10,11 +10,10 @@ import type {
   ReplyStream,
   ResultButton,
   SurfaceLimits,
-  ThreadCache,
   ThreadMessage,
   UploadFile,
   UploadReceipt,
-} from '@genbot/core/chat';
+} from '@genbot/core/surface';
 import { z } from 'zod';
 import { AttachmentUnavailableError, GenBotError } from '@genbot/core/errors';
 import type { Logger } from '@genbot/core/log';

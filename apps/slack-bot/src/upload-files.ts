@@ -1,4 +1,4 @@
-import type { UploadFile } from '@genbot/core/chat';
+import type { UploadFile } from '@genbot/core/surface';
 import { GenBotError } from '@genbot/core/errors';
 import type { webApi } from '@slack/bolt';
 import { request } from 'undici';

@@ -1,4 +1,5 @@
-import { ChannelBudget, type ChatDeps, handleMention, imagine } from '@genbot/core/chat';
+import { type ChatDeps, handleMention, imagine } from '@genbot/core/chat';
+import { ChannelBudget } from '@genbot/core/rendering';
 import { GenAiClient } from '@genbot/core/genai';
 import type { Logger } from '@genbot/core/log';
 import type { ChatJob, IntakeResult, JobIntake, SurfaceFactory, UsageReporter } from '@genbot/core/jobs';

@@ -1,4 +1,5 @@
-import { copy, MAX_PROMPT_CHARS } from '@genbot/core/chat';
+import { MAX_PROMPT_CHARS } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { ASPECT_RATIOS } from '@genbot/core/genai';
 import { expect } from 'vitest';
 import { expectImages, expectNothingSent, expectOneReply, expectTexts, lastUserText } from '../support/expect-view.js';

@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import type { RecordedRequest } from '@genbot/emulator';
 import type { SlackMessage } from '@genbot/fakes';
 import { expect } from 'vitest';

@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { expect } from 'vitest';
 import { type StoreHarness, storedResultOf } from '../../discord/support/store-harness.js';
 import { answered, buttonsOf, eventually, originalText, press, resultOf } from '../../discord/support/results.js';

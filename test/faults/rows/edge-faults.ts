@@ -1,5 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import type { UnavailableReason } from '@genbot/core/errors';
 import sharp from 'sharp';
 import { expect } from 'vitest';

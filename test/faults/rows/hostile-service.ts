@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { ServiceTimeoutError } from '@genbot/core/errors';
 import { describeError } from '@genbot/core/genai';
 import { expect } from 'vitest';

@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { MAX_INLINE_IMAGE_BYTES } from '@genbot/core/genai';
 import sharp from 'sharp';
 import { expect } from 'vitest';

@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { expect } from 'vitest';
 import { expectOneReply, expectTexts, nthMessagesRequest } from '../support/expect-view.js';
 import { messagesRequests } from '../support/oracle.js';

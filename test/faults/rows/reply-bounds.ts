@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import { expect } from 'vitest';
 import type { Row } from '../support/row.js';
 import { settled } from '../support/settle.js';

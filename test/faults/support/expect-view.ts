@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import type { MessagesRequest } from '@genbot/core/genai';
 import sharp from 'sharp';
 import { expect } from 'vitest';

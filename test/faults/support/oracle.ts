@@ -1,4 +1,5 @@
-import { closeOpenFence, copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
+import { closeOpenFence } from '@genbot/core/rendering';
 import { describeError, GenAiClient, type MessagesRequest } from '@genbot/core/genai';
 import { NoOutputError, SafetyStopError } from '@genbot/core/errors';
 import { startEmulator, type Emulator, type RecordedRequest } from '@genbot/emulator';

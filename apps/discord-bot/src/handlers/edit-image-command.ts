@@ -1,4 +1,5 @@
-import { copy, isImageAttachment } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
+import { isImageAttachment } from '@genbot/core/files';
 import type { Logger } from '@genbot/core/log';
 import type { MessageContextMenuCommandInteraction } from 'discord.js';
 import { editForm } from '@genbot/core/jobs';

@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import type { Logger } from '@genbot/core/log';
 import { type Message, MessageFlags, type ModalSubmitInteraction } from 'discord.js';
 import { DiscordCallError, discordCall } from '../discord-errors.js';

@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import type { Logger } from '@genbot/core/log';
 import { type ChatInputCommandInteraction, type Interaction, MessageFlags } from 'discord.js';
 import { EDIT_IMAGE_COMMAND, IMAGINE_COMMAND, parseImagineOptions, USAGE_COMMAND } from '../commands.js';

@@ -1,4 +1,4 @@
-import type { ResultButton } from '@genbot/core/chat';
+import type { ResultButton } from '@genbot/core/surface';
 import {
   type APIActionRowComponent,
   type APIButtonComponentWithCustomId,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { imageFileStem } from '@genbot/core/chat';
+import { imageFileStem } from '@genbot/core/files';
 import { UsageError } from '@genbot/core/errors';
 import type { AspectRatio, InputImage } from '@genbot/core/genai';
 import { ensureDirectory, writeNewFile } from '../output-files.js';

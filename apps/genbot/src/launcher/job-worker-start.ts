@@ -1,4 +1,4 @@
-import type { ChatModel, ImageModel } from '@genbot/core/chat';
+import type { ChatModel, ImageModel } from '@genbot/core/surface';
 import type { CoreConfig } from '@genbot/core/config';
 import type { JobHandler, JobQueue, ProcessOptions } from '@genbot/core/scheduling';
 import type { Logger } from '@genbot/core/log';

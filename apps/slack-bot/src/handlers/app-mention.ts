@@ -1,4 +1,5 @@
-import { copy, type ChatTarget } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
+import type { ChatTarget } from '@genbot/core/surface';
 import type { Logger } from '@genbot/core/log';
 import type { App } from '@slack/bolt';
 import { toCachedMessage } from '../cached-message.js';

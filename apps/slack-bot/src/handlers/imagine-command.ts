@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { copy, imagineInputProblem } from '@genbot/core/chat';
+import { imagineInputProblem } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import type { App } from '@slack/bolt';
 import { toMrkdwn } from '../mrkdwn.js';
 import { parseImagineCommand } from '../parse-command.js';

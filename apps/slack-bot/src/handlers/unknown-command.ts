@@ -1,4 +1,4 @@
-import { copy } from '@genbot/core/chat';
+import { copy } from '@genbot/core/copy';
 import type { App } from '@slack/bolt';
 import { toMrkdwn } from '../mrkdwn.js';
 import type { HandlerContext } from './context.js';

@@ -1,0 +1,1 @@
+export { copy } from './copy.js';

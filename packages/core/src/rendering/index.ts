@@ -1,0 +1,2 @@
+export { ChannelBudget } from './channel-budget.js';
+export { closeOpenFence } from './fences.js';
