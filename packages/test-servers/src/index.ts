@@ -11,3 +11,4 @@ export type { NginxOptions, NginxServer } from './nginx.js';
 export { findNginx, NGINX_INSTALL_HINT, startNginx } from './nginx.js';
 export type { RedisOptions, RedisServer } from './redis.js';
 export { findRedisServer, REDIS_APPEND_ONLY_ARGS, REDIS_INSTALL_HINT, startRedis } from './redis.js';
+export { type EventuallyOptions, eventually } from './eventually.js';
