@@ -57,22 +57,63 @@ describe('.env in the folder genbot starts in', () => {
   });
 });
 
+/**
+ * Variables of the contract's environment table that no code reads yet, each with the issue that
+ * builds it. `.env.example` lists a variable only once it works; each issue removes its own here as
+ * it lands.
+ */
+const NOT_YET_BUILT: Readonly<Record<string, string>> = {
+  CHAT_SYSTEM_PROMPT: 'issue 29',
+  CHAT_MAX_TOKENS: 'issue 29',
+  CHAT_TOOLS: 'issue 29',
+  CHAT_MODELS: 'issue 31',
+  IMAGE_MODELS: 'issue 31',
+  ADMIN_USER_IDS: 'issue 31',
+  BUDGET_IMAGES_PER_DAY: 'issue 31',
+  BUDGET_CHAT_TOKENS_PER_DAY: 'issue 31',
+  SLACK_CLIENT_ID: 'issue 32',
+  SLACK_CLIENT_SECRET: 'issue 32',
+  SLACK_STATE_SECRET: 'issue 32',
+  SECRETS_KEY: 'issue 32',
+  SECRETS_KEY_PREVIOUS: 'issue 32',
+  SLACK_REDIRECT_URL: 'issue 32',
+};
+
+/** Every variable the contract's environment table names; a row may name several (`CHAT_MODELS`, `IMAGE_MODELS`). */
+async function contractVariables(): Promise<string[]> {
+  const contract = await readFile(path.join(REPO_ROOT, '../shared/CONTRACT.md'), 'utf8');
+  const start = contract.indexOf('## Environment');
+  const table = contract.slice(start, contract.indexOf('\n## ', start + 1));
+  return [...table.matchAll(/^\| (`[^|]+) \|/gm)].flatMap((row) =>
+    [...(row[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].flatMap((name) => name[1] ?? []),
+  );
+}
+
+async function exampleLines(): Promise<string[]> {
+  return (await readFile(path.join(REPO_ROOT, '.env.example'), 'utf8')).split('\n');
+}
+
 describe('.env.example', () => {
-  it("lists every variable of the contract's environment table, each under a comment line", async () => {
-    const contract = await readFile(path.join(REPO_ROOT, '../shared/CONTRACT.md'), 'utf8');
-    const table = contract.slice(
-      contract.indexOf('## Environment'),
-      contract.indexOf('\n## ', contract.indexOf('## Environment') + 1),
-    );
-    const variables = [...table.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((match) => match[1]);
+  it("lists every variable of the contract's environment table that is built, each under a comment line", async () => {
+    const variables = await contractVariables();
     expect(variables.length).toBeGreaterThan(20);
-    const example = (await readFile(path.join(REPO_ROOT, '.env.example'), 'utf8')).split('\n');
-    for (const name of variables) {
+    const example = await exampleLines();
+    for (const name of variables.filter((variable) => !(variable in NOT_YET_BUILT))) {
       const at = example.findIndex((line) => new RegExp(`^(# )?${name}=`).test(line));
       expect(at, `${name} in .env.example`).toBeGreaterThan(0);
       const above = example[at - 1] ?? '';
       expect(above, `the comment above ${name}`).toMatch(/^# \S/);
       expect(above, `the comment above ${name}`).not.toMatch(/^# [A-Z][A-Z0-9_]+=/);
+    }
+  });
+
+  it('names no variable before it is built, and the list of those not yet built names only contract variables', async () => {
+    const variables = await contractVariables();
+    const example = await exampleLines();
+    for (const [name, issue] of Object.entries(NOT_YET_BUILT)) {
+      expect(variables, `${name} (${issue}) in the contract's environment table`).toContain(name);
+      const mention = example.find((line) => new RegExp(`\\b${name}\\b`).test(line));
+      expect(mention, `${name} in .env.example before ${issue} builds it`).toBeUndefined();
     }
   });
 });
