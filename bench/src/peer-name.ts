@@ -14,6 +14,6 @@ export const PEER_NAME = `Chat SDK ${installedVersion()}`;
 /**
  * Slack only: the Discord adapter receives messages only through a discord.js
  * gateway client it builds without REST options, so it cannot be pointed at
- * the Discord fake (see the README's benchmark section).
+ * the Discord fake (see bench/README.md).
  */
 export const PEER_PLATFORM = 'slack';
