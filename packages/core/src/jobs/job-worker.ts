@@ -26,7 +26,7 @@ import { type ChatJob, type SurfaceFactory, targetOf } from './chat-job.js';
 import { queuedJob } from './chat-job-intake.js';
 import { takeBackFirstPost } from './places-in-line.js';
 import { askedIn, parseChatJob, UnreadableJobError } from './parse-chat-job.js';
-import { RecordedSurface } from './recorded-surface.js';
+import { recordedSurface } from './recorded-surface.js';
 import { type UntilStoredOptions, untilStored } from './until-stored.js';
 import { UsageMeter } from './usage-meter.js';
 import { sha256Hex } from './image-digest.js';
@@ -196,7 +196,7 @@ export class JobWorker {
       recordStep: (id: string, step: NewJobStep) =>
         this.#stored('record a step', () => store.jobs.recordStep(id, step)),
     };
-    const recorded = new RecordedSurface(platformSurface, record, steps, {
+    const recorded = recordedSurface(platformSurface, record, steps, {
       recorder: {
         before: async (files, first) => {
           const numbers = await this.#recordVersions(job, files, {}, first, lineage);

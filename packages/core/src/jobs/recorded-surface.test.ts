@@ -3,7 +3,7 @@ import { tinyPng } from '../../testing/fixtures.js';
 import { RecordingSurface } from '../../testing/recording-surface.js';
 import type { MessageRef, UploadFile } from '../surface/surface.js';
 import type { JobStep, NewJobStep } from '../store/index.js';
-import { DELETED_STEP, RecordedSurface, type UploadRecorder } from './recorded-surface.js';
+import { DELETED_STEP, recordedSurface, type UploadRecorder } from './recorded-surface.js';
 
 class DeletingSurface extends RecordingSurface {
   readonly resultStandsAlone = true;
@@ -30,11 +30,35 @@ function steps() {
 const target = { channelId: 'C1' };
 const files: UploadFile[] = [{ name: 'a-1.png', mimeType: 'image/png', bytes: tinyPng() }];
 
-describe('RecordedSurface', () => {
+describe('recordedSurface', () => {
+  it('leaves every member it does not record to the platform surface, one the port gains later included', async () => {
+    const seen: string[] = [];
+    const inner = Object.assign(new RecordingSurface(), {
+      markTurnedAway: async (message: MessageRef) => {
+        seen.push(`turned away ${message.messageId}`);
+      },
+      // A member ChatSurface does not have yet: it reaches the platform surface untouched.
+      pin: async (message: MessageRef) => {
+        seen.push(`pinned ${message.messageId}`);
+      },
+    });
+    const surface = recordedSurface(inner, { id: 'job', steps: [] }, steps().jobs);
+    const message = { channelId: 'C1', messageId: 'm1' };
+    await surface.markTurnedAway?.(message);
+    await (surface as unknown as typeof inner).pin(message);
+    expect(seen).toEqual(['turned away m1', 'pinned m1']);
+    expect([surface.limits, 'postedImage' in surface, 'delete' in surface, surface.resuming]).toEqual([
+      inner.limits,
+      'postedImage' in inner,
+      false,
+      false,
+    ]);
+  });
+
   it('remembers a message it deleted: run again, the job neither edits nor deletes it again', async () => {
     const first = new DeletingSurface();
     const { recorded, jobs } = steps();
-    const surface = new RecordedSurface(first, { id: 'job', steps: [] }, jobs);
+    const surface = recordedSurface(first, { id: 'job', steps: [] }, jobs);
     expect(surface.resultStandsAlone).toBe(true);
     const progress = await surface.post(target, 'Generating…');
     await surface.delete?.(progress);
@@ -44,7 +68,7 @@ describe('RecordedSurface', () => {
     ]);
 
     const again = new DeletingSurface();
-    const resumed = new RecordedSurface(again, { id: 'job', steps: recorded }, steps().jobs);
+    const resumed = recordedSurface(again, { id: 'job', steps: recorded }, steps().jobs);
     const shown = await resumed.post(target, 'Generating…');
     expect(shown.messageId).toBe(progress.messageId);
     await resumed.edit(shown, 'Done');
@@ -64,7 +88,7 @@ describe('RecordedSurface', () => {
         calls.push(`after ${first} ${receipt.messageId ?? 'no id'}`);
       },
     };
-    const surface = new RecordedSurface(inner, { id: 'job', steps: [] }, steps().jobs, {
+    const surface = recordedSurface(inner, { id: 'job', steps: [] }, steps().jobs, {
       recorder,
       buttons: (first, count, numbers) => [
         { id: `b${first}-${count}-${numbers?.join()}`, label: 'Edit', action: 'edit' },

@@ -1,19 +1,15 @@
 import type {
-  AttachmentRef,
   ChatSurface,
   ChatTarget,
-  DownloadedFile,
   MessageRef,
-  PostedImage,
   ReplyContext,
   ReplyStream,
   ResultButton,
-  SurfaceLimits,
-  ThreadMessage,
   UploadFile,
   UploadReceipt,
 } from '../surface/surface.js';
 import type { JobStep, JobStore } from '../store/index.js';
+import { withOverrides } from './surface-overrides.js';
 
 export const POSTED_STEP = 'posted';
 /** A message a platform stream started: numbered with the posts, since it takes a post's place. */
@@ -41,15 +37,39 @@ export interface UploadRecorder {
 /** The buttons of a result message showing the job's images `firstIndex` to `firstIndex + count - 1`. */
 export type ResultButtonsFor = (firstIndex: number, count: number, numbers?: readonly number[]) => ResultButton[];
 
+/** A job's surface that records its steps, and whether it runs again over steps a run before took. */
+export type RecordedSurface = ChatSurface & { readonly resuming: boolean };
+
 /**
  * A job's surface that records every visible step (a message posted and its
- * id, files uploaded and theirs) before the job takes the next, numbered in
- * the order they succeed. Run again after a crash, the same job finds its
- * steps recorded: a post returns the recorded message instead of posting
- * again, an upload is skipped, and edits land on the messages already shown.
- * Steps are numbered per kind, so retried failures take no number.
+ * id, files uploaded and theirs, a message deleted, a stream started) before
+ * the job takes the next, numbered in the order they succeed. Run again after
+ * a crash, the same job finds its steps recorded: a post returns the recorded
+ * message instead of posting again, an upload is skipped, and edits land on
+ * the messages already shown. Steps are numbered per kind, so retried
+ * failures take no number. Every other member is the platform's own.
  */
-export class RecordedSurface implements ChatSurface {
+export function recordedSurface(
+  inner: ChatSurface,
+  job: { id: string; steps: readonly JobStep[] },
+  jobs: Pick<JobStore, 'recordStep'>,
+  options: { recorder?: UploadRecorder; buttons?: ResultButtonsFor } = {},
+): RecordedSurface {
+  const steps = new JobSteps(inner, job, jobs, options);
+  const overrides: Partial<ChatSurface> & { resuming: boolean } = {
+    resuming: job.steps.length > 0,
+    post: (target, text) => steps.post(target, text),
+    edit: (message, text) => steps.edit(message, text),
+    uploadFiles: (target, files, comment) => steps.uploadFiles(target, files, comment),
+  };
+  const { delete: remove, openStream } = inner;
+  if (remove !== undefined) overrides.delete = (message) => steps.delete(message, remove.bind(inner));
+  if (openStream !== undefined)
+    overrides.openStream = (target, context) => steps.openStream(target, context, openStream.bind(inner));
+  return withOverrides(inner, overrides);
+}
+
+class JobSteps {
   readonly #inner: ChatSurface;
   readonly #jobId: string;
   readonly #jobs: Pick<JobStore, 'recordStep'>;
@@ -60,19 +80,12 @@ export class RecordedSurface implements ChatSurface {
   #uploads = 0;
   #filesUploaded = 0;
   #deletions = 0;
-  readonly showProgress?: ChatSurface['showProgress'];
-  readonly paceKey?: ChatSurface['paceKey'];
-  readonly delete?: (message: MessageRef) => Promise<void>;
-  readonly resultStandsAlone?: boolean;
-  readonly markTurnedAway?: (message: MessageRef) => Promise<void>;
-  readonly postedImage?: (image: PostedImage) => AttachmentRef;
-  readonly postPrivate?: (target: ChatTarget, userId: string, text: string) => Promise<void>;
 
   constructor(
     inner: ChatSurface,
     job: { id: string; steps: readonly JobStep[] },
     jobs: Pick<JobStore, 'recordStep'>,
-    options: { recorder?: UploadRecorder; buttons?: ResultButtonsFor } = {},
+    options: { recorder?: UploadRecorder; buttons?: ResultButtonsFor },
   ) {
     this.#inner = inner;
     this.#jobId = job.id;
@@ -80,32 +93,6 @@ export class RecordedSurface implements ChatSurface {
     this.#jobs = jobs;
     this.#recorder = options.recorder;
     this.#buttons = options.buttons;
-    const { showProgress, paceKey, delete: remove, markTurnedAway, postedImage, postPrivate } = inner;
-    if (paceKey !== undefined) this.paceKey = (call, where) => paceKey.call(inner, call, where);
-    if (showProgress !== undefined) this.showProgress = (target, options) => showProgress.call(inner, target, options);
-    if (remove !== undefined) {
-      this.delete = async (message) => {
-        if (this.#deleted(message.messageId)) return;
-        await remove.call(inner, message);
-        await this.#record({ name: DELETED_STEP, index: this.#deletions, messageId: message.messageId });
-        this.#deletions += 1;
-      };
-    }
-    if (inner.resultStandsAlone !== undefined) this.resultStandsAlone = inner.resultStandsAlone;
-    if (markTurnedAway !== undefined) this.markTurnedAway = (message) => markTurnedAway.call(inner, message);
-    if (postedImage !== undefined) this.postedImage = (image) => postedImage.call(inner, image);
-    // A private note leaves nothing to record: it is only ever a courtesy ahead of a public message.
-    if (postPrivate !== undefined)
-      this.postPrivate = (target, user, text) => postPrivate.call(inner, target, user, text);
-  }
-
-  get limits(): SurfaceLimits {
-    return this.#inner.limits;
-  }
-
-  /** Whether this run repeats steps a previous run already took. */
-  get resuming(): boolean {
-    return this.#recorded.length > 0;
   }
 
   async post(target: ChatTarget, text: string): Promise<MessageRef> {
@@ -131,6 +118,13 @@ export class RecordedSurface implements ChatSurface {
   async edit(message: MessageRef, text: string): Promise<void> {
     if (this.#deleted(message.messageId)) return;
     await this.#inner.edit(message, text);
+  }
+
+  async delete(message: MessageRef, remove: (message: MessageRef) => Promise<void>): Promise<void> {
+    if (this.#deleted(message.messageId)) return;
+    await remove(message);
+    await this.#record({ name: DELETED_STEP, index: this.#deletions, messageId: message.messageId });
+    this.#deletions += 1;
   }
 
   #deleted(messageId: string): boolean {
@@ -165,34 +159,21 @@ export class RecordedSurface implements ChatSurface {
     return receipt;
   }
 
-  readThread(target: ChatTarget, options?: { signal?: AbortSignal }): Promise<ThreadMessage[]> {
-    return this.#inner.readThread(target, options);
-  }
-
-  download(attachment: AttachmentRef, options?: { signal?: AbortSignal }): Promise<DownloadedFile> {
-    return this.#inner.download(attachment, options);
-  }
-
   /**
    * The platform's stream, whose message is recorded once started, like a
    * post. Run again over a message a stream started, none is opened: the
    * reply goes on by editing that message in place (see `post`), so a
    * crash never leaves two replies.
    */
-  get openStream(): ((target: ChatTarget, context: ReplyContext) => ReplyStream | undefined) | undefined {
-    const open = this.#inner.openStream;
-    if (open === undefined) return undefined;
-    return (target, context) => {
-      const shown = this.#step(STREAMED_STEP, this.#posts) ?? this.#step(POSTED_STEP, this.#posts);
-      if (shown !== undefined) return undefined;
-      const stream = open.call(this.#inner, target, context);
-      return stream === undefined ? undefined : this.#recordedStream(stream);
-    };
-  }
-
-  get endStream(): ((message: MessageRef) => Promise<void>) | undefined {
-    const end = this.#inner.endStream;
-    return end === undefined ? undefined : (message) => end.call(this.#inner, message);
+  openStream(
+    target: ChatTarget,
+    context: ReplyContext,
+    open: (target: ChatTarget, context: ReplyContext) => ReplyStream | undefined,
+  ): ReplyStream | undefined {
+    const shown = this.#step(STREAMED_STEP, this.#posts) ?? this.#step(POSTED_STEP, this.#posts);
+    if (shown !== undefined) return undefined;
+    const stream = open(target, context);
+    return stream === undefined ? undefined : this.#recordedStream(stream);
   }
 
   #recordedStream(stream: ReplyStream): ReplyStream {
