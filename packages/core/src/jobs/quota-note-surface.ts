@@ -1,5 +1,26 @@
+import type { QuotaConfig } from '../config/load-config.js';
+import { copy } from '../copy/copy.js';
+import type { ChatLogger } from '../surface/ports.js';
 import type { ChatSurface } from '../surface/surface.js';
+import type { UsageLedger } from '../store/index.js';
+import type { ChatJob } from './chat-job.js';
+import { closeToLimit, quotaStatus } from './daily-quota.js';
 import { withOverrides } from './surface-overrides.js';
+
+/** What is left of the user's daily quotas, for an /imagine, when little is; a store that cannot say shows none. */
+export async function quotaNote(
+  job: ChatJob,
+  deps: { quota: QuotaConfig | undefined; usage: UsageLedger; logger: ChatLogger },
+): Promise<string | undefined> {
+  if (deps.quota === undefined || job.input.kind !== 'imagine') return undefined;
+  try {
+    const close = closeToLimit(await quotaStatus(deps.usage, job, deps.quota));
+    return close.length === 0 ? undefined : copy.quotaLeft(close);
+  } catch (error) {
+    deps.logger.warn({ err: error, jobId: job.id }, 'could not read the quota left');
+    return undefined;
+  }
+}
 
 /**
  * A job's surface whose first message (an /imagine's progress message) also
