@@ -4,7 +4,7 @@ import { ASPECT_RATIOS, type AspectRatio } from '../genai/types.js';
 import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
 import { imageFileStem } from '../files/file-names.js';
-import { type ImageJobPresentation, runImageJob } from './image-job.js';
+import { type ImageJobPresentation, resultText, runImageJob } from './image-job.js';
 import type { ChatTarget } from '../surface/surface.js';
 
 export const MAX_PROMPT_CHARS = 2_000;
@@ -83,7 +83,7 @@ export function imagine(
           jobSignal === undefined ? {} : { signal: jobSignal },
         ),
       stem: imageFileStem({ prompt }),
-      comment: presentation.comment ?? copy.imageComment(prompt),
+      comment: resultText(presentation, copy.imageComment(prompt)),
     },
     deps,
     signal,

@@ -61,10 +61,13 @@ export async function planJob(job: ChatJob, platformSurface: ChatSurface, deps: 
         prompt: instruction,
         reroll: parent !== undefined,
         undo: parent !== undefined,
-        comment:
-          parent === undefined ? undefined : (numbers) => copy.editedComment(numbers, parent.number, instruction),
       };
-      return { lineage, run: (chat, signal) => handleMention(input.mention, chat, signal) };
+      // An edit of a version names the numbers of the new ones in its result.
+      const presentation =
+        parent === undefined
+          ? {}
+          : { comment: (numbers: readonly number[]) => copy.editedComment(numbers, parent.number, instruction) };
+      return { lineage, run: (chat, signal) => handleMention(input.mention, chat, signal, presentation) };
     }
     default: {
       // A press that came as its result showed: the result's own job is still recording where it is.

@@ -148,6 +148,7 @@ export class JobWorker {
       chat: meter.wrapChat(this.#options.deps.chat),
       scheduler: runtime.scheduler,
       channels: runtime.channels,
+      numberImages: recorded.numberImages,
     };
     const trigger = factory.cancelKey?.(job);
     const outcome = await new Promise<ChatOutcome | 'stopped' | 'cancelled'>((resolve) => {

@@ -76,13 +76,13 @@ describe('recordedSurface', () => {
     expect([again.messages, again.deleted, again.editCount]).toEqual([[], [], 0]);
   });
 
-  it('records the images before they are posted (with the text and buttons that gives) and again once they are', async () => {
+  it('records the images before they are posted (with the buttons that gives) and again once they are, keeping the text', async () => {
     const inner = new RecordingSurface();
     const calls: string[] = [];
     const recorder: UploadRecorder = {
       before: async (_files, first) => {
         calls.push(`before ${first} (${inner.uploads.length} uploaded)`);
-        return { numbers: [7], comment: 'v7 · from v6' };
+        return [7 + first];
       },
       after: async (_files, receipt, first) => {
         calls.push(`after ${first} ${receipt.messageId ?? 'no id'}`);
@@ -95,9 +95,20 @@ describe('recordedSurface', () => {
       ],
     });
     await surface.uploadFiles(target, files, 'the use case’s own text');
-    expect(calls).toEqual(['before 0 (0 uploaded)', 'after 0 no id']);
+    // Numbered ahead by the use case (for a text naming the numbers): recorded once, not again at the upload.
+    expect(await surface.numberImages(files)).toEqual([8]);
+    await surface.uploadFiles(target, files, 'v8 · from v7');
+    expect(calls).toEqual(['before 0 (0 uploaded)', 'after 0 no id', 'before 1 (1 uploaded)', 'after 1 no id']);
     expect(inner.uploads.map((upload) => [upload.comment, upload.buttons?.[0]?.id])).toEqual([
-      ['v7 · from v6', 'b0-1-7'],
+      ['the use case’s own text', 'b0-1-7'],
+      ['v8 · from v7', 'b1-1-8'],
     ]);
+  });
+
+  it('numbers no images of an upload a run before made', async () => {
+    const recorder: UploadRecorder = { before: async () => [1], after: async () => {} };
+    const made = { name: 'uploaded', index: 0, messageId: 'M1', at: new Date() };
+    const surface = recordedSurface(new RecordingSurface(), { id: 'job', steps: [made] }, steps().jobs, { recorder });
+    expect(await surface.numberImages(files)).toBeUndefined();
   });
 });

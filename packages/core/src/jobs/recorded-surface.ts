@@ -18,18 +18,13 @@ export const UPLOADED_STEP = 'uploaded';
 /** A message the job deleted (a progress message that gave way to its result): run again, it stays deleted. */
 export const DELETED_STEP = 'deleted';
 
-/** What a job's images are given just before they are posted. */
-export interface PreparedUpload {
-  /** Their version numbers, in order (for the buttons' forms). */
-  numbers?: readonly number[] | undefined;
-  /** The result's text, when the numbers change it. */
-  comment?: string | undefined;
-}
-
 /** What a job records around each upload of its images (image versions). */
 export interface UploadRecorder {
-  /** Before the upload: records the images, so a press on the result finds them the moment it shows. */
-  before(files: readonly UploadFile[], firstIndex: number): Promise<PreparedUpload>;
+  /**
+   * Before the upload: records the images, so a press on the result finds
+   * them the moment it shows; returns their version numbers, in order.
+   */
+  before(files: readonly UploadFile[], firstIndex: number): Promise<readonly number[]>;
   /** Once the upload is on the platform (or found recorded when the job runs again): where it is. */
   after(files: readonly UploadFile[], receipt: UploadReceipt, firstIndex: number): Promise<void>;
 }
@@ -38,7 +33,15 @@ export interface UploadRecorder {
 export type ResultButtonsFor = (firstIndex: number, count: number, numbers?: readonly number[]) => ResultButton[];
 
 /** A job's surface that records its steps, and whether it runs again over steps a run before took. */
-export type RecordedSurface = ChatSurface & { readonly resuming: boolean };
+export type RecordedSurface = ChatSurface & {
+  readonly resuming: boolean;
+  /**
+   * Records the images of the next upload as versions ahead of it and
+   * returns their numbers (`ChatDeps.numberImages`); undefined when the
+   * upload was made by a run before, or nothing records versions.
+   */
+  numberImages(files: readonly UploadFile[]): Promise<readonly number[] | undefined>;
+};
 
 /**
  * A job's surface that records every visible step (a message posted and its
@@ -47,7 +50,8 @@ export type RecordedSurface = ChatSurface & { readonly resuming: boolean };
  * a crash, the same job finds its steps recorded: a post returns the recorded
  * message instead of posting again, an upload is skipped, and edits land on
  * the messages already shown. Steps are numbered per kind, so retried
- * failures take no number. Every other member is the platform's own.
+ * failures take no number. The text of each message is the use case's: the
+ * surface only records. Every other member is the platform's own.
  */
 export function recordedSurface(
   inner: ChatSurface,
@@ -56,8 +60,9 @@ export function recordedSurface(
   options: { recorder?: UploadRecorder; buttons?: ResultButtonsFor } = {},
 ): RecordedSurface {
   const steps = new JobSteps(inner, job, jobs, options);
-  const overrides: Partial<ChatSurface> & { resuming: boolean } = {
+  const overrides: Partial<ChatSurface> & Omit<RecordedSurface, keyof ChatSurface> = {
     resuming: job.steps.length > 0,
+    numberImages: (files) => steps.numberImages(files),
     post: (target, text) => steps.post(target, text),
     edit: (message, text) => steps.edit(message, text),
     uploadFiles: (target, files, comment) => steps.uploadFiles(target, files, comment),
@@ -80,6 +85,8 @@ class JobSteps {
   #uploads = 0;
   #filesUploaded = 0;
   #deletions = 0;
+  /** The version numbers of the next upload, recorded ahead of it. */
+  #numbered: { upload: number; numbers: readonly number[] } | undefined;
 
   constructor(
     inner: ChatSurface,
@@ -131,6 +138,14 @@ class JobSteps {
     return this.#recorded.some((step) => step.name === DELETED_STEP && step.messageId === messageId);
   }
 
+  async numberImages(files: readonly UploadFile[]): Promise<readonly number[] | undefined> {
+    const upload = this.#uploads;
+    if (this.#recorder === undefined || this.#step(UPLOADED_STEP, upload) !== undefined) return undefined;
+    const numbers = await this.#recorder.before(files, this.#filesUploaded);
+    this.#numbered = { upload, numbers };
+    return numbers;
+  }
+
   async uploadFiles(target: ChatTarget, files: readonly UploadFile[], comment: string): Promise<UploadReceipt> {
     const index = this.#uploads;
     const firstFile = this.#filesUploaded;
@@ -143,15 +158,15 @@ class JobSteps {
       await this.#recorder?.after(files, recorded, firstFile);
       return recorded;
     }
-    // Recorded before they show: a press on the result always finds its images.
-    const prepared = (await this.#recorder?.before(files, firstFile)) ?? {};
+    // Recorded before they show (by the use case asking their numbers, or here): a press on the result always finds its images.
+    const numbers =
+      this.#numbered?.upload === index ? this.#numbered.numbers : await this.#recorder?.before(files, firstFile);
     // The buttons come from the job's own image indexes, so a message's buttons are known before it is posted.
-    const buttons = this.#buttons?.(firstFile, files.length, prepared.numbers);
-    const text = prepared.comment ?? comment;
+    const buttons = this.#buttons?.(firstFile, files.length, numbers);
     const receipt =
       (await (buttons === undefined || buttons.length === 0
-        ? this.#inner.uploadFiles(target, files, text)
-        : this.#inner.uploadFiles(target, files, text, buttons))) ?? {};
+        ? this.#inner.uploadFiles(target, files, comment)
+        : this.#inner.uploadFiles(target, files, comment, buttons))) ?? {};
     this.#uploads += 1;
     this.#filesUploaded += files.length;
     await this.#record({ name: UPLOADED_STEP, index, messageId: receipt.messageId, fileIds: receipt.fileIds });

@@ -44,7 +44,7 @@ describe('versionRecorder', () => {
     vi.mocked(sha256Hex).mockClear();
     const { versions, records, store } = counted();
     const recorder = versionRecorder(job, undefined, store);
-    expect(await recorder.before(files, 0)).toMatchObject({ numbers: [1, 1] });
+    expect(await recorder.before(files, 0)).toEqual([1, 1]);
     await recorder.after(files, { messageId: 'M1', fileIds: ['F1', 'F2'] }, 0);
     expect(vi.mocked(sha256Hex)).toHaveBeenCalledTimes(2);
     expect(records.map((version) => [version.index, version.messageId, version.fileId])).toEqual([

@@ -54,10 +54,7 @@ export function versionRecorder(
     return numbers;
   };
   return {
-    before: async (files, first) => {
-      const numbers = await record(await build(files, first));
-      return { numbers, comment: lineage?.comment?.(numbers) };
-    },
+    before: async (files, first) => record(await build(files, first)),
     after: async (files: readonly UploadFile[], receipt: UploadReceipt, first: number) => {
       const numbered = built.has(first);
       const versions = await build(files, first);
