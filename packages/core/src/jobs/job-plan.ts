@@ -1,7 +1,7 @@
 import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from '../chat/deps.js';
 import { handleMention } from '../chat/handle-mention.js';
-import { imagine } from '../chat/imagine.js';
+import { checkImagine, imagineChecked } from '../chat/imagine.js';
 import { say } from '../chat/status-message.js';
 import { isImageAttachment } from '../files/attachments.js';
 import type { VersionLineage } from '../results/lineage.js';
@@ -39,17 +39,22 @@ export async function planJob(job: ChatJob, platformSurface: ChatSurface, deps: 
   const { input } = job;
   const { stored, versions, logger } = deps;
   switch (input.kind) {
-    case 'imagine':
+    case 'imagine': {
+      // Checked once, here: the lineage records the aspect ratio the use case runs with.
+      const result = checkImagine(input.imagine);
+      if (!result.ok) return refused(input.imagine.target, result.answer);
+      const { checked } = result;
       return {
         lineage: {
           origin: 'generated',
           prompt: input.imagine.prompt,
-          aspectRatio: input.imagine.aspectRatio?.trim() || undefined,
+          aspectRatio: checked.aspectRatio,
           reroll: true,
           undo: false,
         },
-        run: (chat, signal) => imagine(input.imagine, chat, signal),
+        run: (chat, signal) => imagineChecked(checked, chat, signal),
       };
+    }
     case 'mention': {
       const parentKey = await stored('find the version edited', () => parentOf(job, versions));
       const parent =
