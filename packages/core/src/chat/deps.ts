@@ -3,7 +3,7 @@ import type { ChannelBudget } from '../rendering/channel-budget.js';
 import type { RefusalNotices } from './refusal-notices.js';
 import type { Clock } from '../time/clock.js';
 import type { ChatLogger, ChatModel, ImageModel } from '../surface/ports.js';
-import type { ChatSurface } from '../surface/surface.js';
+import type { ChatSurface, UploadFile } from '../surface/surface.js';
 
 export interface ChatConfig {
   /** IMAGE_MODEL: generation and editing. */
@@ -38,6 +38,12 @@ export interface ChatDeps {
   scheduler?: JobScheduler | undefined;
   /** The process's memory of refusals said; without it, every refusal is said. */
   notices?: RefusalNotices | undefined;
+  /**
+   * Where a job's images are versions (a job's worker): records the files
+   * about to be uploaded and returns their version numbers, for a result's
+   * text that names them; undefined for an upload a run before already made.
+   */
+  numberImages?: ((files: readonly UploadFile[]) => Promise<readonly number[] | undefined>) | undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import { isImageAttachment } from '../files/attachments.js';
 import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
 import { imageFileStem } from '../files/file-names.js';
-import { type ImageJobPresentation, runImageJob } from './image-job.js';
+import { type ImageJobPresentation, resultText, runImageJob } from './image-job.js';
 import { MAX_PROMPT_CHARS } from './imagine.js';
 import { declaredTooLarge, loadSourceImage } from './source-image.js';
 import { MAX_INLINE_IMAGE_BYTES } from '../genai/images.js';
@@ -81,7 +81,7 @@ export function editImage(
           jobSignal === undefined ? {} : { signal: jobSignal },
         ),
       stem: imageFileStem({ prompt: instruction, sourceName: picked.ok ? picked.source.name : undefined }),
-      comment: presentation.comment ?? copy.editComment(instruction),
+      comment: resultText(presentation, copy.editComment(instruction)),
     },
     deps,
     signal,

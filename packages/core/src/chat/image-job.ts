@@ -9,7 +9,7 @@ import { ProgressMessage } from './progress-message.js';
 import { runModelCall } from './run-model-call.js';
 import { say, tellPrivatelyUnlessShown } from './status-message.js';
 import type { ChatTarget } from '../surface/surface.js';
-import { deliverImages, type UploadResult } from './upload-images.js';
+import { deliverImages, type ResultText, type UploadResult } from './upload-images.js';
 
 /** What an image job says at each step, in standard Markdown. */
 export interface ImageJobWords {
@@ -20,13 +20,21 @@ export interface ImageJobWords {
 }
 
 /**
- * How a job started from a result's button shows itself: its own words and
- * the result's text (with the version lineage); anything not given is the
- * use case's own.
+ * How a job started from a result's button (or an edit of a version) shows
+ * itself: its own words and the result's text (with the version lineage,
+ * which may name the numbers its images get); anything not given is the use
+ * case's own.
  */
 export interface ImageJobPresentation {
   words?: Partial<ImageJobWords> | undefined;
-  comment?: string | undefined;
+  comment?: string | ((numbers: readonly number[]) => string) | undefined;
+}
+
+/** The result's text of a use case whose own is `own`: the presentation's where it gives one. */
+export function resultText(presentation: ImageJobPresentation, own: string): ResultText {
+  const { comment } = presentation;
+  if (comment === undefined) return { text: own };
+  return typeof comment === 'string' ? { text: comment } : { text: own, numbered: comment };
 }
 
 /** The input a job generates from: ready, or the short answer that refuses the job instead. */
@@ -56,7 +64,7 @@ export interface ImageJob<T> {
   /** File name stem of the results (`imageFileStem`). */
   stem: string;
   /** Text of the messages the images are uploaded with. */
-  comment: string;
+  comment: ResultText;
 }
 
 /** How a job ends: `standsAlone` when its result says it all and the progress message gives way to it. */

@@ -4,7 +4,7 @@ import { ASPECT_RATIOS, type AspectRatio } from '../genai/types.js';
 import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
 import { imageFileStem } from '../files/file-names.js';
-import { type ImageJobPresentation, runImageJob } from './image-job.js';
+import { type ImageJob, type ImageJobPresentation, resultText, runImageJob } from './image-job.js';
 import type { ChatTarget } from '../surface/surface.js';
 
 export const MAX_PROMPT_CHARS = 2_000;
@@ -19,17 +19,26 @@ export interface ImagineInput {
   userId?: string | undefined;
 }
 
-type Checked = { ok: true; prompt: string; aspectRatio: AspectRatio | undefined } | { ok: false; answer: string };
+/** An `/imagine` whose prompt and aspect ratio were checked (`checkImagine`): the prompt trimmed, the ratio one we know. */
+export interface CheckedImagine {
+  input: ImagineInput;
+  prompt: string;
+  aspectRatio: AspectRatio | undefined;
+}
 
-function check(input: ImagineInput): Checked {
+/** An `/imagine` checked once: ready to run, or the short answer that refuses it. */
+export type ImagineCheck = { ok: true; checked: CheckedImagine } | { ok: false; answer: string };
+
+/** Checks an `/imagine` as asked: the one place its rules live. */
+export function checkImagine(input: ImagineInput): ImagineCheck {
   const prompt = input.prompt.trim();
   if (prompt === '') return { ok: false, answer: copy.emptyPrompt };
   if (prompt.length > MAX_PROMPT_CHARS)
     return { ok: false, answer: copy.promptTooLong(prompt.length, MAX_PROMPT_CHARS) };
   const given = input.aspectRatio?.trim();
-  if (given === undefined || given === '') return { ok: true, prompt, aspectRatio: undefined };
+  if (given === undefined || given === '') return { ok: true, checked: { input, prompt, aspectRatio: undefined } };
   try {
-    return { ok: true, prompt, aspectRatio: parseAspectRatio(given) };
+    return { ok: true, checked: { input, prompt, aspectRatio: parseAspectRatio(given) } };
   } catch (error) {
     if (error instanceof UsageError) return { ok: false, answer: copy.badAspectRatio(given, ASPECT_RATIOS) };
     throw error;
@@ -42,15 +51,13 @@ function check(input: ImagineInput): Checked {
  * Ingress asks this before anything is recorded, so the answer stays private.
  */
 export function imagineInputProblem(input: ImagineInput): string | undefined {
-  const checked = check(input);
-  return checked.ok ? undefined : checked.answer;
+  const result = checkImagine(input);
+  return result.ok ? undefined : result.answer;
 }
 
 /**
  * `/imagine`: bad input gets a short answer and nothing is sent; otherwise
- * the image job (`runImageJob`): a progress message naming the prompt (its
- * place in line while it waits), the images uploaded with the prompt as their
- * comment, and a done line or a short human error. Never rejects.
+ * the image job (`imagineChecked`). Never rejects.
  */
 export function imagine(
   input: ImagineInput,
@@ -58,34 +65,56 @@ export function imagine(
   signal?: AbortSignal,
   presentation: ImageJobPresentation = {},
 ): Promise<ChatOutcome> {
-  const checked = check(input);
-  const prompt = checked.ok ? checked.prompt : input.prompt;
-  const aspectRatio = checked.ok ? checked.aspectRatio : undefined;
+  const result = checkImagine(input);
+  if (result.ok) return imagineChecked(result.checked, deps, signal, presentation);
   return runImageJob(
     {
-      name: 'imagine',
-      target: input.target,
-      userId: input.userId,
-      asked: input.prompt,
-      refusal: checked.ok ? undefined : checked.answer,
-      words: {
-        working: copy.imagining(prompt),
-        queued: (position) => copy.imagineQueued(prompt, position),
-        done: (result) => copy.imagineDone(prompt, result),
-        failed: (description) => copy.imagineFailed(input.prompt, description),
-        ...presentation.words,
-      },
-      input: async () => ({ ok: true, value: { prompt, ...(aspectRatio === undefined ? {} : { aspectRatio }) } }),
-      generate: (request, jobSignal) =>
-        deps.images.generateImages(
-          deps.config.imageModel,
-          request,
-          jobSignal === undefined ? {} : { signal: jobSignal },
-        ),
-      stem: imageFileStem({ prompt }),
-      comment: presentation.comment ?? copy.imageComment(prompt),
+      ...imageJob(input, input.prompt, undefined, presentation, deps),
+      refusal: result.answer,
     },
     deps,
     signal,
   );
+}
+
+/**
+ * An `/imagine` already checked (a job's worker checks it once, as it plans
+ * the job), as an image job (`runImageJob`): a progress message naming the
+ * prompt (its place in line while it waits), the images uploaded with the
+ * prompt as their comment, and a done line or a short human error. Never rejects.
+ */
+export function imagineChecked(
+  checked: CheckedImagine,
+  deps: ChatDeps,
+  signal?: AbortSignal,
+  presentation: ImageJobPresentation = {},
+): Promise<ChatOutcome> {
+  return runImageJob(imageJob(checked.input, checked.prompt, checked.aspectRatio, presentation, deps), deps, signal);
+}
+
+function imageJob(
+  input: ImagineInput,
+  prompt: string,
+  aspectRatio: AspectRatio | undefined,
+  presentation: ImageJobPresentation,
+  deps: ChatDeps,
+): ImageJob<{ prompt: string; aspectRatio?: AspectRatio }> {
+  return {
+    name: 'imagine',
+    target: input.target,
+    userId: input.userId,
+    asked: input.prompt,
+    words: {
+      working: copy.imagining(prompt),
+      queued: (position) => copy.imagineQueued(prompt, position),
+      done: (result) => copy.imagineDone(prompt, result),
+      failed: (description) => copy.imagineFailed(input.prompt, description),
+      ...presentation.words,
+    },
+    input: async () => ({ ok: true, value: { prompt, ...(aspectRatio === undefined ? {} : { aspectRatio }) } }),
+    generate: (request, jobSignal) =>
+      deps.images.generateImages(deps.config.imageModel, request, jobSignal === undefined ? {} : { signal: jobSignal }),
+    stem: imageFileStem({ prompt }),
+    comment: resultText(presentation, copy.imageComment(prompt)),
+  };
 }

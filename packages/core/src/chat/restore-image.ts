@@ -35,7 +35,7 @@ export async function restoreImage(
     }
     const image = { ...loaded.image, extension: extensionForMimeType(loaded.image.mimeType) };
     const stem = imageFileStem({ prompt: input.source.name });
-    const delivered = await deliverImages(deps, input.target, [image], stem, input.comment);
+    const delivered = await deliverImages(deps, input.target, [image], stem, { text: input.comment });
     if (delivered.ok) return 'done';
     await say(deps, input.target, delivered.answer);
     return 'failed';

@@ -38,7 +38,9 @@ describe('uploadImages', () => {
       image(100),
       image(100),
     ];
-    const result = await uploadImages(deps(surface), { channelId: 'C' }, images, 'sunset-at-sea', '🎨 “Sunset”');
+    const result = await uploadImages(deps(surface), { channelId: 'C' }, images, 'sunset-at-sea', {
+      text: '🎨 “Sunset”',
+    });
     expect(result).toEqual({ uploaded: 7, tooLarge: 1, limitBytes: 1_000 });
     expect(surface.uploads.map((upload) => upload.files.map((file) => file.bytes.byteLength))).toEqual([
       [400, 400],

@@ -7,6 +7,15 @@ import { pacedCall } from '../rendering/paced-call.js';
 import { fitted } from './status-message.js';
 import type { ChatTarget, UploadFile } from '../surface/surface.js';
 
+/**
+ * A result's text: `numbered`, when given, once its images' version numbers
+ * are known (`ChatDeps.numberImages`, just before the upload), else `text`.
+ */
+export interface ResultText {
+  text: string;
+  numbered?: ((numbers: readonly number[]) => string) | undefined;
+}
+
 export interface UploadResult {
   uploaded: number;
   /** Images over the surface's upload limit, left out. */
@@ -36,13 +45,14 @@ function batches(files: UploadFile[], maxFiles: number, maxBytes: number): Uploa
 /**
  * Uploads every image, named `{stem}-{n}` with its real type, as few messages
  * as the surface allows, each with `comment` (standard Markdown) as its text.
+ * Where the job's images are versions, each message's are numbered first.
  */
 export async function uploadImages(
   deps: ChatDeps,
   target: ChatTarget,
   images: readonly GeneratedImage[],
   stem: string,
-  comment: string,
+  comment: ResultText,
 ): Promise<UploadResult> {
   const { surface } = deps;
   const { maxFilesPerMessage, maxUploadBytes } = surface.limits;
@@ -52,8 +62,12 @@ export async function uploadImages(
     bytes: image.bytes,
   }));
   const fitting = files.filter((file) => file.bytes.byteLength <= maxUploadBytes);
-  const text = fitted(deps, comment);
   for (const batch of batches(fitting, Math.max(1, maxFilesPerMessage), maxUploadBytes)) {
+    const numbers = await deps.numberImages?.(batch);
+    const text = fitted(
+      deps,
+      numbers === undefined || comment.numbered === undefined ? comment.text : comment.numbered(numbers),
+    );
     await pacedCall(deps, paceKeyOf(surface, 'upload', target), 'post', () => surface.uploadFiles(target, batch, text));
   }
   return { uploaded: fitting.length, tooLarge: files.length - fitting.length, limitBytes: maxUploadBytes };
@@ -69,7 +83,7 @@ export async function deliverImages(
   target: ChatTarget,
   images: readonly GeneratedImage[],
   stem: string,
-  comment: string,
+  comment: ResultText,
 ): Promise<{ ok: true; result: UploadResult } | { ok: false; answer: string }> {
   try {
     const result = await uploadImages(deps, target, images, stem, comment);

@@ -7,7 +7,13 @@ export { ChatJobIntake, type ChatJobIntakeOptions, laneOf, queuedJob, type Share
 export { JobWorker, type JobWorkerOptions, MAX_RESUME_AGE_MS, type ResumeResult } from './job-worker.js';
 export { LedgerUsageReporter } from './usage-report.js';
 export { askedIn, parseChatJob, toNewJob, UnreadableJobError } from './parse-chat-job.js';
-export { RecordedSurface, POSTED_STEP, STREAMED_STEP, UPLOADED_STEP } from './recorded-surface.js';
+export {
+  type RecordedSurface,
+  recordedSurface,
+  POSTED_STEP,
+  STREAMED_STEP,
+  UPLOADED_STEP,
+} from './recorded-surface.js';
 export { estimateTokens, UsageMeter } from './usage-meter.js';
 export { type RetentionSweep, startRetentionSweep } from './retention-sweep.js';
 export { secondsToUtcMidnight } from './daily-quota.js';

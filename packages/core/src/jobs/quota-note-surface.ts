@@ -1,11 +1,33 @@
+import type { QuotaConfig } from '../config/load-config.js';
+import { copy } from '../copy/copy.js';
+import type { ChatLogger } from '../surface/ports.js';
 import type { ChatSurface } from '../surface/surface.js';
+import type { UsageLedger } from '../store/index.js';
+import type { ChatJob } from './chat-job.js';
+import { closeToLimit, quotaStatus } from './daily-quota.js';
+import { withOverrides } from './surface-overrides.js';
+
+/** What is left of the user's daily quotas, for an /imagine, when little is; a store that cannot say shows none. */
+export async function quotaNote(
+  job: ChatJob,
+  deps: { quota: QuotaConfig | undefined; usage: UsageLedger; logger: ChatLogger },
+): Promise<string | undefined> {
+  if (deps.quota === undefined || job.input.kind !== 'imagine') return undefined;
+  try {
+    const close = closeToLimit(await quotaStatus(deps.usage, job, deps.quota));
+    return close.length === 0 ? undefined : copy.quotaLeft(close);
+  } catch (error) {
+    deps.logger.warn({ err: error, jobId: job.id }, 'could not read the quota left');
+    return undefined;
+  }
+}
 
 /**
  * A job's surface whose first message (an /imagine's progress message) also
  * says what is left of the user's daily quotas, in every text it shows, when
  * it fits. It deletes nothing: a progress message giving way to its result
  * keeps the note, as a short line pointing at the result. Everything else
- * passes through.
+ * is the inner surface's own.
  */
 export function withQuotaNote(inner: ChatSurface, note: string): ChatSurface {
   let noted: string | undefined;
@@ -13,11 +35,7 @@ export function withQuotaNote(inner: ChatSurface, note: string): ChatSurface {
     const withNote = `${text}\n\n${note}`;
     return withNote.length <= inner.limits.maxMessageChars ? withNote : text;
   };
-  const { resultStandsAlone, showProgress, paceKey, openStream, endStream, postedImage, postPrivate } = inner;
-  return {
-    get limits() {
-      return inner.limits;
-    },
+  return withOverrides(inner, {
     post: async (target, text) => {
       if (noted !== undefined) return inner.post(target, text);
       const ref = await inner.post(target, fit(text));
@@ -25,19 +43,6 @@ export function withQuotaNote(inner: ChatSurface, note: string): ChatSurface {
       return ref;
     },
     edit: (message, text) => inner.edit(message, message.messageId === noted ? fit(text) : text),
-    uploadFiles: (target, files, comment, buttons) => inner.uploadFiles(target, files, comment, buttons),
-    readThread: (target, options) => inner.readThread(target, options),
-    download: (attachment, options) => inner.download(attachment, options),
-    ...(paceKey === undefined ? {} : { paceKey: (call, where) => paceKey.call(inner, call, where) }),
-    ...(resultStandsAlone === undefined ? {} : { resultStandsAlone }),
-    ...(showProgress === undefined
-      ? {}
-      : { showProgress: (target, options) => showProgress.call(inner, target, options) }),
-    ...(postPrivate === undefined
-      ? {}
-      : { postPrivate: (target, user, text) => postPrivate.call(inner, target, user, text) }),
-    ...(openStream === undefined ? {} : { openStream: (target, context) => openStream.call(inner, target, context) }),
-    ...(endStream === undefined ? {} : { endStream: (message) => endStream.call(inner, message) }),
-    ...(postedImage === undefined ? {} : { postedImage: (image) => postedImage.call(inner, image) }),
-  };
+    delete: undefined,
+  });
 }

@@ -1,19 +1,15 @@
 import type {
-  AttachmentRef,
   ChatSurface,
   ChatTarget,
-  DownloadedFile,
   MessageRef,
-  PostedImage,
   ReplyContext,
   ReplyStream,
   ResultButton,
-  SurfaceLimits,
-  ThreadMessage,
   UploadFile,
   UploadReceipt,
 } from '../surface/surface.js';
 import type { JobStep, JobStore } from '../store/index.js';
+import { withOverrides } from './surface-overrides.js';
 
 export const POSTED_STEP = 'posted';
 /** A message a platform stream started: numbered with the posts, since it takes a post's place. */
@@ -22,18 +18,13 @@ export const UPLOADED_STEP = 'uploaded';
 /** A message the job deleted (a progress message that gave way to its result): run again, it stays deleted. */
 export const DELETED_STEP = 'deleted';
 
-/** What a job's images are given just before they are posted. */
-export interface PreparedUpload {
-  /** Their version numbers, in order (for the buttons' forms). */
-  numbers?: readonly number[] | undefined;
-  /** The result's text, when the numbers change it. */
-  comment?: string | undefined;
-}
-
 /** What a job records around each upload of its images (image versions). */
 export interface UploadRecorder {
-  /** Before the upload: records the images, so a press on the result finds them the moment it shows. */
-  before(files: readonly UploadFile[], firstIndex: number): Promise<PreparedUpload>;
+  /**
+   * Before the upload: records the images, so a press on the result finds
+   * them the moment it shows; returns their version numbers, in order.
+   */
+  before(files: readonly UploadFile[], firstIndex: number): Promise<readonly number[]>;
   /** Once the upload is on the platform (or found recorded when the job runs again): where it is. */
   after(files: readonly UploadFile[], receipt: UploadReceipt, firstIndex: number): Promise<void>;
 }
@@ -41,15 +32,49 @@ export interface UploadRecorder {
 /** The buttons of a result message showing the job's images `firstIndex` to `firstIndex + count - 1`. */
 export type ResultButtonsFor = (firstIndex: number, count: number, numbers?: readonly number[]) => ResultButton[];
 
+/** A job's surface that records its steps, and whether it runs again over steps a run before took. */
+export type RecordedSurface = ChatSurface & {
+  readonly resuming: boolean;
+  /**
+   * Records the images of the next upload as versions ahead of it and
+   * returns their numbers (`ChatDeps.numberImages`); undefined when the
+   * upload was made by a run before, or nothing records versions.
+   */
+  numberImages(files: readonly UploadFile[]): Promise<readonly number[] | undefined>;
+};
+
 /**
  * A job's surface that records every visible step (a message posted and its
- * id, files uploaded and theirs) before the job takes the next, numbered in
- * the order they succeed. Run again after a crash, the same job finds its
- * steps recorded: a post returns the recorded message instead of posting
- * again, an upload is skipped, and edits land on the messages already shown.
- * Steps are numbered per kind, so retried failures take no number.
+ * id, files uploaded and theirs, a message deleted, a stream started) before
+ * the job takes the next, numbered in the order they succeed. Run again after
+ * a crash, the same job finds its steps recorded: a post returns the recorded
+ * message instead of posting again, an upload is skipped, and edits land on
+ * the messages already shown. Steps are numbered per kind, so retried
+ * failures take no number. The text of each message is the use case's: the
+ * surface only records. Every other member is the platform's own.
  */
-export class RecordedSurface implements ChatSurface {
+export function recordedSurface(
+  inner: ChatSurface,
+  job: { id: string; steps: readonly JobStep[] },
+  jobs: Pick<JobStore, 'recordStep'>,
+  options: { recorder?: UploadRecorder; buttons?: ResultButtonsFor } = {},
+): RecordedSurface {
+  const steps = new JobSteps(inner, job, jobs, options);
+  const overrides: Partial<ChatSurface> & Omit<RecordedSurface, keyof ChatSurface> = {
+    resuming: job.steps.length > 0,
+    numberImages: (files) => steps.numberImages(files),
+    post: (target, text) => steps.post(target, text),
+    edit: (message, text) => steps.edit(message, text),
+    uploadFiles: (target, files, comment) => steps.uploadFiles(target, files, comment),
+  };
+  const { delete: remove, openStream } = inner;
+  if (remove !== undefined) overrides.delete = (message) => steps.delete(message, remove.bind(inner));
+  if (openStream !== undefined)
+    overrides.openStream = (target, context) => steps.openStream(target, context, openStream.bind(inner));
+  return withOverrides(inner, overrides);
+}
+
+class JobSteps {
   readonly #inner: ChatSurface;
   readonly #jobId: string;
   readonly #jobs: Pick<JobStore, 'recordStep'>;
@@ -60,19 +85,14 @@ export class RecordedSurface implements ChatSurface {
   #uploads = 0;
   #filesUploaded = 0;
   #deletions = 0;
-  readonly showProgress?: ChatSurface['showProgress'];
-  readonly paceKey?: ChatSurface['paceKey'];
-  readonly delete?: (message: MessageRef) => Promise<void>;
-  readonly resultStandsAlone?: boolean;
-  readonly markTurnedAway?: (message: MessageRef) => Promise<void>;
-  readonly postedImage?: (image: PostedImage) => AttachmentRef;
-  readonly postPrivate?: (target: ChatTarget, userId: string, text: string) => Promise<void>;
+  /** The version numbers of the next upload, recorded ahead of it. */
+  #numbered: { upload: number; numbers: readonly number[] } | undefined;
 
   constructor(
     inner: ChatSurface,
     job: { id: string; steps: readonly JobStep[] },
     jobs: Pick<JobStore, 'recordStep'>,
-    options: { recorder?: UploadRecorder; buttons?: ResultButtonsFor } = {},
+    options: { recorder?: UploadRecorder; buttons?: ResultButtonsFor },
   ) {
     this.#inner = inner;
     this.#jobId = job.id;
@@ -80,32 +100,6 @@ export class RecordedSurface implements ChatSurface {
     this.#jobs = jobs;
     this.#recorder = options.recorder;
     this.#buttons = options.buttons;
-    const { showProgress, paceKey, delete: remove, markTurnedAway, postedImage, postPrivate } = inner;
-    if (paceKey !== undefined) this.paceKey = (call, where) => paceKey.call(inner, call, where);
-    if (showProgress !== undefined) this.showProgress = (target, options) => showProgress.call(inner, target, options);
-    if (remove !== undefined) {
-      this.delete = async (message) => {
-        if (this.#deleted(message.messageId)) return;
-        await remove.call(inner, message);
-        await this.#record({ name: DELETED_STEP, index: this.#deletions, messageId: message.messageId });
-        this.#deletions += 1;
-      };
-    }
-    if (inner.resultStandsAlone !== undefined) this.resultStandsAlone = inner.resultStandsAlone;
-    if (markTurnedAway !== undefined) this.markTurnedAway = (message) => markTurnedAway.call(inner, message);
-    if (postedImage !== undefined) this.postedImage = (image) => postedImage.call(inner, image);
-    // A private note leaves nothing to record: it is only ever a courtesy ahead of a public message.
-    if (postPrivate !== undefined)
-      this.postPrivate = (target, user, text) => postPrivate.call(inner, target, user, text);
-  }
-
-  get limits(): SurfaceLimits {
-    return this.#inner.limits;
-  }
-
-  /** Whether this run repeats steps a previous run already took. */
-  get resuming(): boolean {
-    return this.#recorded.length > 0;
   }
 
   async post(target: ChatTarget, text: string): Promise<MessageRef> {
@@ -133,8 +127,23 @@ export class RecordedSurface implements ChatSurface {
     await this.#inner.edit(message, text);
   }
 
+  async delete(message: MessageRef, remove: (message: MessageRef) => Promise<void>): Promise<void> {
+    if (this.#deleted(message.messageId)) return;
+    await remove(message);
+    await this.#record({ name: DELETED_STEP, index: this.#deletions, messageId: message.messageId });
+    this.#deletions += 1;
+  }
+
   #deleted(messageId: string): boolean {
     return this.#recorded.some((step) => step.name === DELETED_STEP && step.messageId === messageId);
+  }
+
+  async numberImages(files: readonly UploadFile[]): Promise<readonly number[] | undefined> {
+    const upload = this.#uploads;
+    if (this.#recorder === undefined || this.#step(UPLOADED_STEP, upload) !== undefined) return undefined;
+    const numbers = await this.#recorder.before(files, this.#filesUploaded);
+    this.#numbered = { upload, numbers };
+    return numbers;
   }
 
   async uploadFiles(target: ChatTarget, files: readonly UploadFile[], comment: string): Promise<UploadReceipt> {
@@ -149,28 +158,20 @@ export class RecordedSurface implements ChatSurface {
       await this.#recorder?.after(files, recorded, firstFile);
       return recorded;
     }
-    // Recorded before they show: a press on the result always finds its images.
-    const prepared = (await this.#recorder?.before(files, firstFile)) ?? {};
+    // Recorded before they show (by the use case asking their numbers, or here): a press on the result always finds its images.
+    const numbers =
+      this.#numbered?.upload === index ? this.#numbered.numbers : await this.#recorder?.before(files, firstFile);
     // The buttons come from the job's own image indexes, so a message's buttons are known before it is posted.
-    const buttons = this.#buttons?.(firstFile, files.length, prepared.numbers);
-    const text = prepared.comment ?? comment;
+    const buttons = this.#buttons?.(firstFile, files.length, numbers);
     const receipt =
       (await (buttons === undefined || buttons.length === 0
-        ? this.#inner.uploadFiles(target, files, text)
-        : this.#inner.uploadFiles(target, files, text, buttons))) ?? {};
+        ? this.#inner.uploadFiles(target, files, comment)
+        : this.#inner.uploadFiles(target, files, comment, buttons))) ?? {};
     this.#uploads += 1;
     this.#filesUploaded += files.length;
     await this.#record({ name: UPLOADED_STEP, index, messageId: receipt.messageId, fileIds: receipt.fileIds });
     await this.#recorder?.after(files, receipt, firstFile);
     return receipt;
-  }
-
-  readThread(target: ChatTarget, options?: { signal?: AbortSignal }): Promise<ThreadMessage[]> {
-    return this.#inner.readThread(target, options);
-  }
-
-  download(attachment: AttachmentRef, options?: { signal?: AbortSignal }): Promise<DownloadedFile> {
-    return this.#inner.download(attachment, options);
   }
 
   /**
@@ -179,20 +180,15 @@ export class RecordedSurface implements ChatSurface {
    * reply goes on by editing that message in place (see `post`), so a
    * crash never leaves two replies.
    */
-  get openStream(): ((target: ChatTarget, context: ReplyContext) => ReplyStream | undefined) | undefined {
-    const open = this.#inner.openStream;
-    if (open === undefined) return undefined;
-    return (target, context) => {
-      const shown = this.#step(STREAMED_STEP, this.#posts) ?? this.#step(POSTED_STEP, this.#posts);
-      if (shown !== undefined) return undefined;
-      const stream = open.call(this.#inner, target, context);
-      return stream === undefined ? undefined : this.#recordedStream(stream);
-    };
-  }
-
-  get endStream(): ((message: MessageRef) => Promise<void>) | undefined {
-    const end = this.#inner.endStream;
-    return end === undefined ? undefined : (message) => end.call(this.#inner, message);
+  openStream(
+    target: ChatTarget,
+    context: ReplyContext,
+    open: (target: ChatTarget, context: ReplyContext) => ReplyStream | undefined,
+  ): ReplyStream | undefined {
+    const shown = this.#step(STREAMED_STEP, this.#posts) ?? this.#step(POSTED_STEP, this.#posts);
+    if (shown !== undefined) return undefined;
+    const stream = open(target, context);
+    return stream === undefined ? undefined : this.#recordedStream(stream);
   }
 
   #recordedStream(stream: ReplyStream): ReplyStream {

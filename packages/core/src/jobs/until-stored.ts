@@ -43,3 +43,6 @@ export async function untilStored<T>(what: string, call: () => Promise<T>, optio
     delay = Math.min(delay * 2, maxDelay);
   }
 }
+
+/** A store call that waits out a database outage, as `untilStored` runs it with the worker's options. */
+export type StoredCall = <T>(what: string, call: () => Promise<T>) => Promise<T>;

@@ -3,7 +3,8 @@ import type { ImageVersionKey, VersionOrigin } from '../store/index.js';
 
 /**
  * What a job's images are in the version tree, known before they are made:
- * recorded with each image, and deciding the result's buttons.
+ * recorded with each image, and deciding the result's buttons (the result's
+ * text is the use case's, given its presentation).
  */
 export interface VersionLineage {
   origin: VersionOrigin;
@@ -16,12 +17,6 @@ export interface VersionLineage {
   reroll: boolean;
   /** Whether the result gets Undo (its images were made from a version). */
   undo: boolean;
-  /**
-   * The result's text once the store numbered its images (an edit or a
-   * variation names its new numbers, known only as they are recorded, just
-   * before the result is posted); absent, the use case's own.
-   */
-  comment?: ((numbers: readonly number[]) => string) | undefined;
 }
 
 /** A press of a result's button (or its form's submission): which version, and for an edit, how to change it. */

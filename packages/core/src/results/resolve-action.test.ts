@@ -14,18 +14,19 @@ const target = { channelId: 'C1', threadId: 'T-result' };
 
 type ImageRequest = Parameters<ImageModel['generateImages']>[1];
 
-function model(): ImageModel & { requests: ImageRequest[] } {
+function model(count: number): ImageModel & { requests: ImageRequest[] } {
   const requests: ImageRequest[] = [];
   return {
     requests,
     async generateImages(_name, request): Promise<GeneratedImage[]> {
       requests.push(request);
-      return [{ mimeType: 'image/png', extension: 'png', bytes: tinyPng() }];
+      return Array.from({ length: count }, () => ({ mimeType: 'image/png', extension: 'png', bytes: tinyPng() }));
     },
   };
 }
 
-function deps(surface: RecordingSurface, images: ImageModel): ChatDeps {
+/** A job's images numbered by the store as they are recorded: `numbers`, as a worker would give them. */
+function deps(surface: RecordingSurface, images: ImageModel, numbers: readonly number[]): ChatDeps {
   const chat = {
     streamMessage: () => {
       throw new Error('not used');
@@ -38,6 +39,7 @@ function deps(surface: RecordingSurface, images: ImageModel): ChatDeps {
     config: { imageModel: 'img', chatModel: 'chat' },
     logger: silent,
     channels: new ChannelBudget(),
+    numberImages: async (batch) => numbers.slice(0, batch.length),
   };
 }
 
@@ -68,10 +70,15 @@ const files = {
   'posted:F-undo-0': tinyPng(),
 };
 
-async function run(kind: 'reroll' | 'vary' | 'edit' | 'undo', jobId: string, instruction?: string) {
+async function run(
+  kind: 'reroll' | 'vary' | 'edit' | 'undo',
+  jobId: string,
+  instruction?: string,
+  numbers: readonly number[] = [4],
+) {
   const versions = await tree();
   const surface = new RecordingSurface({ files });
-  const images = model();
+  const images = model(numbers.length);
   const resolved = await resolveResultAction(
     kind,
     { target, version: { jobId, index: 0 }, userId: 'U2', ...(instruction === undefined ? {} : { instruction }) },
@@ -79,7 +86,7 @@ async function run(kind: 'reroll' | 'vary' | 'edit' | 'undo', jobId: string, ins
     surface,
   );
   if (!resolved.ok) return { resolved, surface, images };
-  const outcome = await resolved.run(deps(surface, images));
+  const outcome = await resolved.run(deps(surface, images, numbers));
   return { resolved, outcome, surface, images };
 }
 
@@ -104,7 +111,7 @@ describe('resolveResultAction', () => {
     expect(surface.downloads).toEqual(['posted:F-gen-0']);
     expect(images.requests[0]?.prompt).toBe('make it blue');
     // The store numbers the new version as it is recorded; the result's text names it.
-    expect(resolved.ok && resolved.lineage.comment?.([4])).toBe('🖌️ v4 · from v1 · “make it blue”');
+    expect(surface.uploads.map((upload) => upload.comment)).toEqual(['🖌️ v4 · from v1 · “make it blue”']);
   });
 
   it('varies the pressed version with the variation instruction, naming the numbers it gets', async () => {
@@ -116,16 +123,17 @@ describe('resolveResultAction', () => {
     });
     expect(surface.downloads).toEqual(['posted:F-edit-0']);
     expect(images.requests[0]?.prompt).toBe(copy.variationInstruction);
-    expect(resolved.ok && resolved.lineage.comment?.([4])).toBe('🔀 v4 · from v2 · variation');
-    expect(resolved.ok && resolved.lineage.comment?.([4, 5])).toBe('🔀 v4, v5 · from v2 · variation');
+    expect(surface.uploads.map((upload) => upload.comment)).toEqual(['🔀 v4 · from v2 · variation']);
     expect(surface.texts()).toEqual(['🔀 Done: 1 variation of v2.']);
+    const two = await run('vary', 'edit', undefined, [4, 5]);
+    expect(two.surface.uploads.map((upload) => upload.comment)).toEqual(['🔀 v4, v5 · from v2 · variation']);
   });
 
   it('edits the pressed version with the form’s instruction, showing the lineage', async () => {
-    const { resolved, outcome } = await run('edit', 'vary', 'make it red');
+    const { resolved, outcome, surface } = await run('edit', 'vary', 'make it red');
     expect(outcome).toBe('done');
     expect(resolved.ok && resolved.lineage).toMatchObject({ origin: 'edited', parent: { jobId: 'vary', index: 0 } });
-    expect(resolved.ok && resolved.lineage.comment?.([4])).toBe('🖌️ v4 · from v3 · “make it red”');
+    expect(surface.uploads.map((upload) => upload.comment)).toEqual(['🖌️ v4 · from v3 · “make it red”']);
   });
 
   it('undoes an edit by showing its parent again, with no model call', async () => {
@@ -161,7 +169,7 @@ describe('resolveResultAction', () => {
   it('answers a version whose file was deleted on the platform, sending nothing to the model', async () => {
     const versions = await tree();
     const surface = new RecordingSurface({ files: {} });
-    const images = model();
+    const images = model(1);
     const resolved = await resolveResultAction(
       'vary',
       { target, version: { jobId: 'edit', index: 0 }, userId: 'U2' },
@@ -169,7 +177,7 @@ describe('resolveResultAction', () => {
       surface,
     );
     if (!resolved.ok) throw new Error('expected a job');
-    expect(await resolved.run(deps(surface, images))).not.toBe('done');
+    expect(await resolved.run(deps(surface, images, [4]))).not.toBe('done');
     expect(images.requests).toEqual([]);
     expect(surface.uploads).toEqual([]);
   });

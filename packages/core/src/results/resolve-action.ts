@@ -99,12 +99,14 @@ export async function resolveResultAction(
         prompt: shown.prompt,
         reroll: true,
         undo: true,
-        comment: (numbers) =>
-          varied
-            ? copy.variedComment(numbers, source.number)
-            : copy.editedComment(numbers, source.number, shown.prompt),
       };
-      return edit(source, lineage, varied ? { words: varyWords(source.number) } : undefined);
+      return edit(
+        source,
+        lineage,
+        varied
+          ? { words: varyWords(source.number), comment: (numbers) => copy.variedComment(numbers, source.number) }
+          : { comment: (numbers) => copy.editedComment(numbers, source.number, shown.prompt) },
+      );
     }
     case 'vary': {
       const lineage: VersionLineage = {
@@ -113,9 +115,11 @@ export async function resolveResultAction(
         prompt: copy.variationInstruction,
         reroll: true,
         undo: true,
-        comment: (numbers) => copy.variedComment(numbers, pressed.number),
       };
-      return edit(pressed, lineage, { words: varyWords(pressed.number) });
+      return edit(pressed, lineage, {
+        words: varyWords(pressed.number),
+        comment: (numbers) => copy.variedComment(numbers, pressed.number),
+      });
     }
     case 'edit': {
       const instruction = input.instruction?.trim() ?? '';
@@ -126,9 +130,8 @@ export async function resolveResultAction(
         prompt: instruction,
         reroll: true,
         undo: true,
-        comment: (numbers) => copy.editedComment(numbers, pressed.number, instruction),
       };
-      return edit(pressed, lineage);
+      return edit(pressed, lineage, { comment: (numbers) => copy.editedComment(numbers, pressed.number, instruction) });
     }
     case 'undo': {
       if (shown.parent === undefined) return { ok: false, answer: copy.nothingToUndo };
