@@ -19,6 +19,7 @@ export {
   editForm,
   type FormSubmission,
   type PressAnswer,
+  type PressedMessage,
   ResultPresses,
   type ResultPressesOptions,
 } from './result-presses.js';
