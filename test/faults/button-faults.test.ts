@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStoreHarness, type StoreHarness } from '../discord/support/store-harness.js';
 import { everythingSaid, SECRETS } from '../discord/support/harness.js';
@@ -15,17 +18,24 @@ import { discordButtonRows } from './rows/discord-buttons.js';
 let harness: JobsHarness | undefined;
 let discord: StoreHarness | undefined;
 const DISCORD_CHANNELS = discordButtonRows.map((_, index) => `button-row-${index}`);
+// A file, so a row can open the Discord bot's store as another replica would (with a clock of its own).
+const databaseDir = mkdtempSync(join(tmpdir(), 'genbot-button-faults-'));
+const discordDatabase = `sqlite:${join(databaseDir, 'discord.db')}`;
 
 beforeAll(async () => {
   [harness, discord] = await Promise.all([
     startJobsHarness(),
     // Discord shows a bot only the channels its guild had at READY: one per row, made up front.
-    startStoreHarness({ fake: { guild: { channels: ['general', ...DISCORD_CHANNELS] } } }),
+    startStoreHarness({
+      databaseUrl: discordDatabase,
+      fake: { guild: { channels: ['general', ...DISCORD_CHANNELS] } },
+    }),
   ]);
 });
 
 afterAll(async () => {
   await Promise.allSettled([harness?.close(), discord?.stop()]);
+  rmSync(databaseDir, { recursive: true, force: true });
 });
 
 describe('button fault table (Slack)', () => {
@@ -52,7 +62,11 @@ describe('button fault table (Discord)', () => {
     async ({ row, index }) => {
       const h = discord;
       if (h === undefined) throw new Error('the bot did not start');
-      await row.run({ h, channelId: h.fake.channelId(DISCORD_CHANNELS[index] ?? '') });
+      await row.run({
+        h,
+        channelId: h.fake.channelId(DISCORD_CHANNELS[index] ?? ''),
+        databaseUrl: discordDatabase,
+      });
       // Interaction tokens are credentials too: webhook URLs carry them.
       const tokens = h.fake.state.interactions.map((interaction) => interaction.token);
       const said = everythingSaid(h);

@@ -1,6 +1,7 @@
 import { copy } from '@genbot/core/copy';
 import type { RecordedRequest } from '@genbot/emulator';
 import type { SlackMessage } from '@genbot/fakes';
+import { eventually } from '@genbot/test-servers';
 import { expect } from 'vitest';
 import type { JobsHarness } from '../../slack/support/jobs-harness.js';
 import { buttonsOf, pressButton, results, shownText } from '../../slack/support/result-messages.js';
@@ -19,28 +20,15 @@ export interface ButtonRow {
   run(ctx: ButtonRowContext): Promise<void>;
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** /imagine as U1 in the row's channel; the result once its job finished (its versions recorded). */
 async function imagined(ctx: ButtonRowContext, prompt: string): Promise<SlackMessage> {
-  const run = await ctx.h.slack.userRunsCommand({
-    user: 'U1',
-    channel: ctx.channel,
-    command: '/imagine',
-    text: prompt,
+  const { channel } = ctx;
+  const run = await ctx.h.slack.userRunsCommand({ user: 'U1', channel, command: '/imagine', text: prompt });
+  await eventually(async () => (await ctx.h.store.jobs.get(`slack-cmd-${run.triggerId}`))?.state === 'finished', {
+    timeoutMs: 30_000,
+    what: `the /imagine of “${prompt}” finished`,
   });
-  await eventually(async () =>
-    (await ctx.h.store.jobs.get(`slack-cmd-${run.triggerId}`))?.state === 'finished' ? true : undefined,
-  );
-  const result = results(ctx.h.slack, ctx.channel).at(-1);
+  const result = results(ctx.h.slack, channel).at(-1);
   if (result === undefined) throw new Error('no result');
   return result;
 }
@@ -55,7 +43,10 @@ function privately(ctx: ButtonRowContext, user: string, text: string) {
 
 /** Nothing runs and nothing is unfinished: every job of the row ended. */
 async function settledJobs(ctx: ButtonRowContext): Promise<void> {
-  await eventually(async () => ((await ctx.h.store.jobs.unfinished(['slack'])).length === 0 ? true : undefined));
+  await eventually(async () => (await ctx.h.store.jobs.unfinished(['slack'])).length === 0, {
+    timeoutMs: 30_000,
+    what: 'every Slack job finished',
+  });
 }
 
 export const buttonFaultRows: ButtonRow[] = [

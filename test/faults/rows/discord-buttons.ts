@@ -1,13 +1,17 @@
 import { copy } from '@genbot/core/copy';
+import { openStore } from '@genbot/store';
+import { eventually } from '@genbot/test-servers';
 import { expect } from 'vitest';
 import { type StoreHarness, storedResultOf } from '../../discord/support/store-harness.js';
-import { answered, buttonsOf, eventually, originalText, press, resultOf } from '../../discord/support/results.js';
+import { answered, buttonsOf, originalText, press, resultOf } from '../../discord/support/results.js';
 
 export interface DiscordButtonRowContext {
   /** The Discord bot on the jobs floor: its results carry buttons. */
   h: StoreHarness;
   /** The row's own channel. */
   channelId: string;
+  /** The bot's store, to open as another replica would. */
+  databaseUrl: string;
 }
 
 /** One line of the button fault table on Discord: bad input at a button or its form, and what the presser sees. */
@@ -32,6 +36,8 @@ async function expectPrivateAnswer(h: StoreHarness, started: ReturnType<typeof p
   const answer = await answered(h.fake, started);
   expect([answer.responseType, answer.ephemeral, originalText(h.fake, answer)]).toEqual([4, true, text]);
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Posts, as the bot, a message whose buttons carry these ids: what an older deploy or a forger might leave. */
 async function botMessageWithButtons(h: StoreHarness, channelId: string, ids: readonly string[]): Promise<string> {
@@ -67,12 +73,13 @@ export const discordButtonRows: DiscordButtonRow[] = [
     async run(ctx) {
       const { h, channelId } = ctx;
       const { result } = await imagined(h, channelId, 'a kite past its time');
-      await eventually(async () =>
-        (await h.store.versions.byMessage('discord', channelId, result.id)).length > 0 ? true : undefined,
-      );
-      // The hourly sweep with everything older than now: the result's versions are gone.
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      await h.store.sweep({ olderThanDays: 0 });
+      // The hourly sweep, keeping a day, on a replica whose clock is a day and a minute on: the result's versions go.
+      const later = await openStore(ctx.databaseUrl, { now: () => new Date(Date.now() + DAY_MS + 60_000) });
+      try {
+        await later.sweep({ olderThanDays: 1 });
+      } finally {
+        await later.close();
+      }
       expect(await h.store.versions.byMessage('discord', channelId, result.id)).toEqual([]);
       const calls = modelCalls(h);
       await expectPrivateAnswer(h, press(h.fake, USER, result, copy.buttonVary()), copy.buttonGone);
@@ -128,9 +135,9 @@ export const discordButtonRows: DiscordButtonRow[] = [
       await answered(h.fake, started);
       h.fake.redeliver({ interactionId: started.id });
       await resultOf(h.fake, started);
-      await eventually(async () =>
-        (await h.store.jobs.get(`dc-int-${started.id}`))?.state === 'finished' ? true : undefined,
-      );
+      await eventually(async () => (await h.store.jobs.get(`dc-int-${started.id}`))?.state === 'finished', {
+        what: 'the Vary job finished',
+      });
       expect(modelCalls(h)).toBe(calls + 1);
       expect(h.fake.state.interaction(started.id)?.followUpMessageIds).toEqual([]);
       expect(h.fake.state.refusals.filter((refusal) => refusal.code === 40060)).toHaveLength(0);
