@@ -11,13 +11,16 @@ import { discordButtonRows } from './rows/discord-buttons.js';
 /**
  * The fault table's rows for result buttons and their form: bad input at a
  * press or a submission (forged or stale ids, presses and forms sent twice, a
- * form that times out, a version whose file was deleted) against the real
+ * form that times out, a version whose file was deleted, a button copied
+ * onto another message or into another channel) against the real
  * Slack bot and the real Discord bot, each on the jobs floor. One bot per
  * platform serves its rows, each in its own channel.
  */
 let harness: JobsHarness | undefined;
 let discord: StoreHarness | undefined;
 const DISCORD_CHANNELS = discordButtonRows.map((_, index) => `button-row-${index}`);
+/** A channel every Discord row may carry a result's buttons into. */
+const DISCORD_ELSEWHERE = 'button-elsewhere';
 // A file, so a row can open the Discord bot's store as another replica would (with a clock of its own).
 const databaseDir = mkdtempSync(join(tmpdir(), 'genbot-button-faults-'));
 const discordDatabase = `sqlite:${join(databaseDir, 'discord.db')}`;
@@ -28,7 +31,7 @@ beforeAll(async () => {
     // Discord shows a bot only the channels its guild had at READY: one per row, made up front.
     startStoreHarness({
       databaseUrl: discordDatabase,
-      fake: { guild: { channels: ['general', ...DISCORD_CHANNELS] } },
+      fake: { guild: { channels: ['general', ...DISCORD_CHANNELS, DISCORD_ELSEWHERE] } },
     }),
   ]);
 });
@@ -65,6 +68,7 @@ describe('button fault table (Discord)', () => {
       await row.run({
         h,
         channelId: h.fake.channelId(DISCORD_CHANNELS[index] ?? ''),
+        elsewhereId: h.fake.channelId(DISCORD_ELSEWHERE),
         databaseUrl: discordDatabase,
       });
       // Interaction tokens are credentials too: webhook URLs carry them.

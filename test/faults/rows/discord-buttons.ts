@@ -10,6 +10,8 @@ export interface DiscordButtonRowContext {
   h: StoreHarness;
   /** The row's own channel. */
   channelId: string;
+  /** A channel of no row, where a row may carry a result's buttons. */
+  elsewhereId: string;
   /** The bot's store, to open as another replica would. */
   databaseUrl: string;
 }
@@ -66,6 +68,52 @@ export const discordButtonRows: DiscordButtonRow[] = [
         await expectPrivateAnswer(h, started, copy.buttonGone);
       }
       expect(modelCalls(h)).toBe(calls);
+    },
+  },
+  {
+    name: 'a result’s button copied onto another app’s message, another of the bot’s, or into another channel: a short private answer, nothing sent',
+    async run(ctx) {
+      const { h, channelId, elsewhereId } = ctx;
+      const { result } = await imagined(h, channelId, 'a private garden');
+      const ids = buttonsOf(result).map((button) => button.id);
+      const copies = [
+        h.fake.appPosts({ app: 'copycat', channelId: elsewhereId, content: 'look', buttonIds: ids }).id,
+        h.fake.appPosts({ app: 'copycat', channelId, content: 'and here', buttonIds: ids }).id,
+      ];
+      const onOwn = [
+        { channelId: elsewhereId, messageId: await botMessageWithButtons(h, elsewhereId, ids) },
+        { channelId, messageId: await botMessageWithButtons(h, channelId, ids) },
+      ];
+      const calls = modelCalls(h);
+      const edit = buttonsOf(result).find((button) => button.label === copy.buttonEdit())?.id;
+      for (const where of [
+        { channelId: elsewhereId, messageId: copies[0] ?? '' },
+        { channelId, messageId: copies[1] ?? '' },
+      ]) {
+        // Edit opens no form either: the answer is the refusal itself.
+        for (const customId of ids) {
+          await expectPrivateAnswer(h, h.fake.userClicks({ user: USER, ...where, customId }), copy.pressNotOnResult);
+        }
+      }
+      for (const where of onOwn) {
+        for (const customId of ids.filter((id) => id !== edit)) {
+          await expectPrivateAnswer(h, h.fake.userClicks({ user: USER, ...where, customId }), copy.pressNotOnResult);
+        }
+        // On the bot's own message Edit's form opens at once, as on a result; its submit is refused.
+        const opened = await answered(h.fake, h.fake.userClicks({ user: USER, ...where, customId: edit ?? '' }));
+        expect(opened.responseType).toBe(9);
+        const submit = h.fake.userSubmitsModal({ interactionId: opened.id, values: { instruction: 'make it blue' } });
+        await expectPrivateAnswer(h, submit, copy.pressNotOnResult);
+      }
+      expect(modelCalls(h)).toBe(calls);
+      // No image reached the other channel, and no new result this one.
+      const images = (id: string) => h.fake.state.messages(id).filter((message) => message.attachments.length > 0);
+      expect(images(elsewhereId)).toEqual([]);
+      expect(images(channelId)).toEqual([result]);
+      // The result itself still answers its own buttons.
+      const vary = press(h.fake, USER, result, copy.buttonVary());
+      await resultOf(h.fake, vary);
+      expect(modelCalls(h)).toBe(calls + 1);
     },
   },
   {
