@@ -195,6 +195,7 @@ describe('Discord: buttons under results', () => {
       userId: h.fake.state.user('bob').id,
       target: { channelId: h.channelId },
       interaction: { token: 'expired-token', expiresAt: new Date(Date.now() - 1_000) },
+      message: { id: result.id, bySelf: true },
     });
     expect(answer).toMatchObject({ kind: 'started', duplicate: false });
     const posted = await h.fake.waitFor(

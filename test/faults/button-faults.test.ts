@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStoreHarness, type StoreHarness } from '../discord/support/store-harness.js';
 import { everythingSaid, SECRETS } from '../discord/support/harness.js';
@@ -8,24 +11,34 @@ import { discordButtonRows } from './rows/discord-buttons.js';
 /**
  * The fault table's rows for result buttons and their form: bad input at a
  * press or a submission (forged or stale ids, presses and forms sent twice, a
- * form that times out, a version whose file was deleted) against the real
+ * form that times out, a version whose file was deleted, a button copied
+ * onto another message or into another channel) against the real
  * Slack bot and the real Discord bot, each on the jobs floor. One bot per
  * platform serves its rows, each in its own channel.
  */
 let harness: JobsHarness | undefined;
 let discord: StoreHarness | undefined;
 const DISCORD_CHANNELS = discordButtonRows.map((_, index) => `button-row-${index}`);
+/** A channel every Discord row may carry a result's buttons into. */
+const DISCORD_ELSEWHERE = 'button-elsewhere';
+// A file, so a row can open the Discord bot's store as another replica would (with a clock of its own).
+const databaseDir = mkdtempSync(join(tmpdir(), 'genbot-button-faults-'));
+const discordDatabase = `sqlite:${join(databaseDir, 'discord.db')}`;
 
 beforeAll(async () => {
   [harness, discord] = await Promise.all([
     startJobsHarness(),
     // Discord shows a bot only the channels its guild had at READY: one per row, made up front.
-    startStoreHarness({ fake: { guild: { channels: ['general', ...DISCORD_CHANNELS] } } }),
+    startStoreHarness({
+      databaseUrl: discordDatabase,
+      fake: { guild: { channels: ['general', ...DISCORD_CHANNELS, DISCORD_ELSEWHERE] } },
+    }),
   ]);
 });
 
 afterAll(async () => {
   await Promise.allSettled([harness?.close(), discord?.stop()]);
+  rmSync(databaseDir, { recursive: true, force: true });
 });
 
 describe('button fault table (Slack)', () => {
@@ -52,7 +65,12 @@ describe('button fault table (Discord)', () => {
     async ({ row, index }) => {
       const h = discord;
       if (h === undefined) throw new Error('the bot did not start');
-      await row.run({ h, channelId: h.fake.channelId(DISCORD_CHANNELS[index] ?? '') });
+      await row.run({
+        h,
+        channelId: h.fake.channelId(DISCORD_CHANNELS[index] ?? ''),
+        elsewhereId: h.fake.channelId(DISCORD_ELSEWHERE),
+        databaseUrl: discordDatabase,
+      });
       // Interaction tokens are credentials too: webhook URLs carry them.
       const tokens = h.fake.state.interactions.map((interaction) => interaction.token);
       const said = everythingSaid(h);

@@ -37,6 +37,7 @@ function pressOf(current: Rig, label: string, upload = current.platform.uploads.
     channelId: 'C1',
     userId,
     target: { channelId: 'C1', threadId: upload.messageId },
+    message: { id: upload.messageId, bySelf: true },
   };
 }
 
@@ -153,6 +154,7 @@ describe('buttons under results, on the jobs floor', () => {
       channelId: 'C1',
       userId: 'U2',
       target: thread,
+      message: { id: '1700.1', bySelf: true },
     };
     expect(await presses(rig).press(press)).toMatchObject({ kind: 'started' });
     rig.queue.process(rig.worker.handle, { concurrency: { image: 4, stream: 4 }, platforms: rig.worker.platforms });

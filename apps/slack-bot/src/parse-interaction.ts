@@ -13,6 +13,8 @@ const blockActions = z.looseObject({
     channel_id: z.string().min(1),
     thread_ts: z.string().min(1).optional(),
   }),
+  // Absent for a button on an ephemeral message, which none of the bot's results is.
+  message: z.looseObject({ user: z.string().min(1).optional(), bot_id: z.string().min(1).optional() }).optional(),
   actions: z.array(z.looseObject({ type: z.string(), action_id: z.string().min(1) })).min(1),
 });
 
@@ -29,7 +31,13 @@ const viewSubmission = z.looseObject({
   }),
 });
 
-/** A press of a button on one of the bot's messages. */
+/** Who posted a message, as a payload names them: a user, an app's bot, or both (an app's bot user). */
+export interface SlackAuthor {
+  userId: string | undefined;
+  botId: string | undefined;
+}
+
+/** A press of a button on a message (the bot's own, unless copied: see `author`). */
 export interface SlackPress {
   triggerId: string;
   userId: string;
@@ -38,6 +46,8 @@ export interface SlackPress {
   /** The message that carries the button, and the thread it is in (its own ts when it starts none). */
   messageTs: string;
   threadTs: string;
+  /** Who posted the message; undefined when the payload does not say. */
+  author: SlackAuthor | undefined;
   actionId: string;
 }
 
@@ -48,6 +58,8 @@ export interface SlackFormSubmission {
   workspaceId: string | undefined;
   channelId: string;
   threadTs: string | undefined;
+  /** The message whose Edit opened the form. */
+  messageTs: string | undefined;
   state: string;
   instruction: string;
 }
@@ -68,6 +80,7 @@ export function parseBlockActions(body: unknown): Parsed<SlackPress> {
       channelId: data.container.channel_id,
       messageTs: data.container.message_ts,
       threadTs: data.container.thread_ts ?? data.container.message_ts,
+      author: data.message === undefined ? undefined : { userId: data.message.user, botId: data.message.bot_id },
       actionId: action.action_id,
     },
   };
@@ -88,6 +101,7 @@ export function parseViewSubmission(body: unknown): Parsed<SlackFormSubmission> 
       workspaceId: data.team?.id,
       channelId: place.channelId,
       threadTs: place.threadTs,
+      messageTs: place.messageTs,
       state: place.state,
       instruction: data.view.state.values[INSTRUCTION_BLOCK]?.[INSTRUCTION_ACTION]?.value ?? '',
     },

@@ -38,21 +38,35 @@ export function resultBlocks(mrkdwn: string, buttons: readonly ResultButton[]): 
 }
 
 /** Where the edit goes, carried through the modal (a view_submission names no channel). */
-const formPlace = z.object({ s: z.string().min(1), c: z.string().min(1), t: z.string().min(1).optional() });
-export type FormPlace = { state: string; channelId: string; threadTs: string | undefined };
+const formPlace = z.object({
+  s: z.string().min(1),
+  c: z.string().min(1),
+  t: z.string().min(1).optional(),
+  m: z.string().min(1).optional(),
+});
+/** `messageTs`: the message whose Edit opened the form (the edit is honoured only from the version's own result). */
+export type FormPlace = {
+  state: string;
+  channelId: string;
+  threadTs: string | undefined;
+  messageTs: string | undefined;
+};
 
 export function encodeFormPlace(place: FormPlace): string {
   return JSON.stringify({
     s: place.state,
     c: place.channelId,
     ...(place.threadTs === undefined ? {} : { t: place.threadTs }),
+    ...(place.messageTs === undefined ? {} : { m: place.messageTs }),
   });
 }
 
 export function decodeFormPlace(metadata: string): FormPlace | undefined {
   try {
     const parsed = formPlace.safeParse(JSON.parse(metadata));
-    return parsed.success ? { state: parsed.data.s, channelId: parsed.data.c, threadTs: parsed.data.t } : undefined;
+    if (!parsed.success) return undefined;
+    const { s: state, c: channelId, t: threadTs, m: messageTs } = parsed.data;
+    return { state, channelId, threadTs, messageTs };
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 import { copy } from '@genbot/core/copy';
 import type { RecordedRequest } from '@genbot/emulator';
 import type { SlackMessage } from '@genbot/fakes';
+import { eventually } from '@genbot/test-servers';
 import { expect } from 'vitest';
 import type { JobsHarness } from '../../slack/support/jobs-harness.js';
 import { buttonsOf, pressButton, results, shownText } from '../../slack/support/result-messages.js';
@@ -19,43 +20,32 @@ export interface ButtonRow {
   run(ctx: ButtonRowContext): Promise<void>;
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** /imagine as U1 in the row's channel; the result once its job finished (its versions recorded). */
-async function imagined(ctx: ButtonRowContext, prompt: string): Promise<SlackMessage> {
-  const run = await ctx.h.slack.userRunsCommand({
-    user: 'U1',
-    channel: ctx.channel,
-    command: '/imagine',
-    text: prompt,
+/** /imagine as U1 in the row's channel (or `channel`); the result once its job finished (its versions recorded). */
+async function imagined(ctx: ButtonRowContext, prompt: string, channel = ctx.channel): Promise<SlackMessage> {
+  const run = await ctx.h.slack.userRunsCommand({ user: 'U1', channel, command: '/imagine', text: prompt });
+  await eventually(async () => (await ctx.h.store.jobs.get(`slack-cmd-${run.triggerId}`))?.state === 'finished', {
+    timeoutMs: 30_000,
+    what: `the /imagine of “${prompt}” finished`,
   });
-  await eventually(async () =>
-    (await ctx.h.store.jobs.get(`slack-cmd-${run.triggerId}`))?.state === 'finished' ? true : undefined,
-  );
-  const result = results(ctx.h.slack, ctx.channel).at(-1);
+  const result = results(ctx.h.slack, channel).at(-1);
   if (result === undefined) throw new Error('no result');
   return result;
 }
 
-/** The private answer `user` got in the channel with exactly this text. */
-function privately(ctx: ButtonRowContext, user: string, text: string) {
+/** The private answer `user` got in the channel (the row's, or `channel`) with exactly this text. */
+function privately(ctx: ButtonRowContext, user: string, text: string, channel = ctx.channel) {
   return ctx.h.slack.waitFor(
-    (ws) => ws.ephemerals.find((e) => e.channel === ctx.channel && e.user === user && e.text === text),
+    (ws) => ws.ephemerals.find((e) => e.channel === channel && e.user === user && e.text === text),
     30_000,
   );
 }
 
 /** Nothing runs and nothing is unfinished: every job of the row ended. */
 async function settledJobs(ctx: ButtonRowContext): Promise<void> {
-  await eventually(async () => ((await ctx.h.store.jobs.unfinished(['slack'])).length === 0 ? true : undefined));
+  await eventually(async () => (await ctx.h.store.jobs.unfinished(['slack'])).length === 0, {
+    timeoutMs: 30_000,
+    what: 'every Slack job finished',
+  });
 }
 
 export const buttonFaultRows: ButtonRow[] = [
@@ -80,6 +70,62 @@ export const buttonFaultRows: ButtonRow[] = [
       await settledJobs(ctx);
       expect(ctx.requests()).toHaveLength(before);
       expect(results(ctx.h.slack, ctx.channel, result.ts)).toEqual([]);
+    },
+  },
+  {
+    name: 'a result’s button copied onto a message the bot did not make, or into another channel: a private answer, nothing sent, no job',
+    async run(ctx) {
+      const result = await imagined(ctx, 'a private garden');
+      const elsewhere = `${ctx.channel}X`;
+      const there = await imagined(ctx, 'a public square', elsewhere);
+      const before = ctx.requests().length;
+      const viewsBefore = ctx.h.slack.views.length;
+      const copied = (label: string) => buttonsOf(result).find((button) => button.label === label)?.actionId ?? '';
+      // A person's message in another channel and in the result's own, carrying the result's buttons.
+      const theirs = await ctx.h.slack.userSays({ user: 'U3', channel: elsewhere, text: 'look what I found' });
+      const nextToIt = await ctx.h.slack.userSays({ user: 'U3', channel: ctx.channel, text: 'and here' });
+      // The bot's own result in the other channel, carrying this result's buttons.
+      const presses = [
+        { channel: elsewhere, ts: theirs.ts, label: 'Vary' },
+        { channel: elsewhere, ts: theirs.ts, label: 'Edit' },
+        { channel: ctx.channel, ts: nextToIt.ts, label: 'Re-roll' },
+        { channel: elsewhere, ts: there.ts, label: 'Vary' },
+      ];
+      for (const { channel, ts, label } of presses) {
+        const actionId = copied(label);
+        await ctx.h.slack.userPresses({ user: 'U2', channel, ts, actionId, forgedValue: actionId });
+      }
+      const refusals = (channel: string) =>
+        ctx.h.slack.workspace.ephemerals.filter(
+          (e) => e.channel === channel && e.user === 'U2' && e.text === copy.pressNotOnResult,
+        ).length;
+      await ctx.h.slack.waitFor(() => refusals(elsewhere) === 3 && refusals(ctx.channel) === 1, 30_000);
+      expect(ctx.h.slack.views).toHaveLength(viewsBefore);
+      // On the bot's own message Edit's form opens at once, as on a result; its submit is refused.
+      const edit = copied('Edit');
+      await ctx.h.slack.userPresses({
+        user: 'U2',
+        channel: elsewhere,
+        ts: there.ts,
+        actionId: edit,
+        forgedValue: edit,
+      });
+      const form = await ctx.h.slack.waitFor(() =>
+        ctx.h.slack.views.find((view, index) => index >= viewsBefore && view.open && view.user === 'U2'),
+      );
+      expect(await ctx.h.slack.userSubmitsView({ user: 'U2', viewId: form.id, text: 'make it blue' })).toMatchObject({
+        closed: true,
+      });
+      await ctx.h.slack.waitFor(() => refusals(elsewhere) === 4, 30_000);
+      await settledJobs(ctx);
+      expect(ctx.requests()).toHaveLength(before);
+      expect(results(ctx.h.slack, elsewhere)).toEqual([there]);
+      expect(results(ctx.h.slack, ctx.channel)).toEqual([result]);
+      // The result itself still answers its own buttons.
+      await pressButton(ctx.h.slack, result, 'Vary');
+      await ctx.h.slack.waitFor(() => results(ctx.h.slack, ctx.channel, result.ts)[0], 30_000);
+      await settledJobs(ctx);
+      expect(ctx.requests().length - before).toBe(1);
     },
   },
   {

@@ -1,13 +1,19 @@
 import { copy } from '@genbot/core/copy';
+import { openStore } from '@genbot/store';
+import { eventually } from '@genbot/test-servers';
 import { expect } from 'vitest';
 import { type StoreHarness, storedResultOf } from '../../discord/support/store-harness.js';
-import { answered, buttonsOf, eventually, originalText, press, resultOf } from '../../discord/support/results.js';
+import { answered, buttonsOf, originalText, press, resultOf } from '../../discord/support/results.js';
 
 export interface DiscordButtonRowContext {
   /** The Discord bot on the jobs floor: its results carry buttons. */
   h: StoreHarness;
   /** The row's own channel. */
   channelId: string;
+  /** A channel of no row, where a row may carry a result's buttons. */
+  elsewhereId: string;
+  /** The bot's store, to open as another replica would. */
+  databaseUrl: string;
 }
 
 /** One line of the button fault table on Discord: bad input at a button or its form, and what the presser sees. */
@@ -32,6 +38,8 @@ async function expectPrivateAnswer(h: StoreHarness, started: ReturnType<typeof p
   const answer = await answered(h.fake, started);
   expect([answer.responseType, answer.ephemeral, originalText(h.fake, answer)]).toEqual([4, true, text]);
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Posts, as the bot, a message whose buttons carry these ids: what an older deploy or a forger might leave. */
 async function botMessageWithButtons(h: StoreHarness, channelId: string, ids: readonly string[]): Promise<string> {
@@ -63,16 +71,63 @@ export const discordButtonRows: DiscordButtonRow[] = [
     },
   },
   {
+    name: 'a result’s button copied onto another app’s message, another of the bot’s, or into another channel: a short private answer, nothing sent',
+    async run(ctx) {
+      const { h, channelId, elsewhereId } = ctx;
+      const { result } = await imagined(h, channelId, 'a private garden');
+      const ids = buttonsOf(result).map((button) => button.id);
+      const copies = [
+        h.fake.appPosts({ app: 'copycat', channelId: elsewhereId, content: 'look', buttonIds: ids }).id,
+        h.fake.appPosts({ app: 'copycat', channelId, content: 'and here', buttonIds: ids }).id,
+      ];
+      const onOwn = [
+        { channelId: elsewhereId, messageId: await botMessageWithButtons(h, elsewhereId, ids) },
+        { channelId, messageId: await botMessageWithButtons(h, channelId, ids) },
+      ];
+      const calls = modelCalls(h);
+      const edit = buttonsOf(result).find((button) => button.label === copy.buttonEdit())?.id;
+      for (const where of [
+        { channelId: elsewhereId, messageId: copies[0] ?? '' },
+        { channelId, messageId: copies[1] ?? '' },
+      ]) {
+        // Edit opens no form either: the answer is the refusal itself.
+        for (const customId of ids) {
+          await expectPrivateAnswer(h, h.fake.userClicks({ user: USER, ...where, customId }), copy.pressNotOnResult);
+        }
+      }
+      for (const where of onOwn) {
+        for (const customId of ids.filter((id) => id !== edit)) {
+          await expectPrivateAnswer(h, h.fake.userClicks({ user: USER, ...where, customId }), copy.pressNotOnResult);
+        }
+        // On the bot's own message Edit's form opens at once, as on a result; its submit is refused.
+        const opened = await answered(h.fake, h.fake.userClicks({ user: USER, ...where, customId: edit ?? '' }));
+        expect(opened.responseType).toBe(9);
+        const submit = h.fake.userSubmitsModal({ interactionId: opened.id, values: { instruction: 'make it blue' } });
+        await expectPrivateAnswer(h, submit, copy.pressNotOnResult);
+      }
+      expect(modelCalls(h)).toBe(calls);
+      // No image reached the other channel, and no new result this one.
+      const images = (id: string) => h.fake.state.messages(id).filter((message) => message.attachments.length > 0);
+      expect(images(elsewhereId)).toEqual([]);
+      expect(images(channelId)).toEqual([result]);
+      // The result itself still answers its own buttons.
+      const vary = press(h.fake, USER, result, copy.buttonVary());
+      await resultOf(h.fake, vary);
+      expect(modelCalls(h)).toBe(calls + 1);
+    },
+  },
+  {
     name: 'a button whose record is past retention: a short private answer, nothing sent; Edit’s form too',
     async run(ctx) {
       const { h, channelId } = ctx;
       const { result } = await imagined(h, channelId, 'a kite past its time');
-      await eventually(async () =>
-        (await h.store.versions.byMessage('discord', channelId, result.id)).length > 0 ? true : undefined,
-      );
-      // The hourly sweep with everything older than now: the result's versions are gone.
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      await h.store.sweep({ olderThanDays: 0 });
+      // The hourly sweep, keeping a day, on a replica whose clock is a day and a minute on: the result's versions go.
+      const later = await openStore(ctx.databaseUrl, { now: () => new Date(Date.now() + DAY_MS + 60_000) });
+      try {
+        await later.sweep({ olderThanDays: 1 });
+      } finally {
+        await later.close();
+      }
       expect(await h.store.versions.byMessage('discord', channelId, result.id)).toEqual([]);
       const calls = modelCalls(h);
       await expectPrivateAnswer(h, press(h.fake, USER, result, copy.buttonVary()), copy.buttonGone);
@@ -128,9 +183,9 @@ export const discordButtonRows: DiscordButtonRow[] = [
       await answered(h.fake, started);
       h.fake.redeliver({ interactionId: started.id });
       await resultOf(h.fake, started);
-      await eventually(async () =>
-        (await h.store.jobs.get(`dc-int-${started.id}`))?.state === 'finished' ? true : undefined,
-      );
+      await eventually(async () => (await h.store.jobs.get(`dc-int-${started.id}`))?.state === 'finished', {
+        what: 'the Vary job finished',
+      });
       expect(modelCalls(h)).toBe(calls + 1);
       expect(h.fake.state.interaction(started.id)?.followUpMessageIds).toEqual([]);
       expect(h.fake.state.refusals.filter((refusal) => refusal.code === 40060)).toHaveLength(0);

@@ -85,6 +85,7 @@ async function submitButtonEdit(
     userId: submit.user.id,
     target: { channelId },
     interaction: { token: submit.token, expiresAt: new Date(submit.createdTimestamp + INTERACTION_TOKEN_MS) },
+    messageId: submit.message?.id,
   });
   switch (answer.kind) {
     case 'started':

@@ -11,11 +11,11 @@ import { openForm } from './open-form.js';
 import { answerPrivately } from './private-answer.js';
 
 /**
- * A press of a result's button, checked and admitted by core before Discord
- * is answered: Edit opens its form at once; a job that starts gets a public
+ * A press of a result's button, checked (on the bot's own result, in its
+ * channel) and admitted by core before Discord is answered: Edit opens its form at once; a job that starts gets a public
  * deferred reply (a new message under the pressed one, which keeps its images
  * and buttons), which its worker fills with progress and then the result; a
- * refusal (a stale or forged id, the same button still running for this
+ * refusal (a stale, forged or copied id, the same button still running for this
  * person, a quota) is private.
  */
 export async function pressResultButton(press: ButtonInteraction, context: IngressContext, logger: Logger) {
@@ -33,6 +33,7 @@ export async function pressResultButton(press: ButtonInteraction, context: Ingre
     userId: press.user.id,
     target: { channelId: press.channelId },
     interaction: { token: press.token, expiresAt: new Date(press.createdTimestamp + INTERACTION_TOKEN_MS) },
+    message: { id: press.message.id, bySelf: press.message.author.id === press.client.user.id },
   });
   switch (answer.kind) {
     case 'form': {

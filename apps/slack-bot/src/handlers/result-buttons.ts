@@ -2,7 +2,8 @@ import { copy } from '@genbot/core/copy';
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { answerPrivately } from '../ephemeral.js';
-import { parseBlockActions, parseViewSubmission } from '../parse-interaction.js';
+import { parseBlockActions, parseViewSubmission, type SlackAuthor } from '../parse-interaction.js';
+import type { BotIdentity } from '../parse-thread.js';
 import { EDIT_FORM_CALLBACK, editFormView, INSTRUCTION_BLOCK } from '../result-blocks.js';
 import { slackCall } from '../slack-errors.js';
 import type { HandlerContext, SlackJobs } from './context.js';
@@ -10,11 +11,16 @@ import type { HandlerContext, SlackJobs } from './context.js';
 /** Every button id core makes starts with this; other actions are not ours. */
 const OUR_BUTTONS = /^gb1:/;
 
+/** Whether the bot posted a message: its own uploads carry its user id, its other messages its bot id. */
+function postedBy(author: SlackAuthor | undefined, identity: BotIdentity): boolean {
+  return author !== undefined && (author.userId === identity.userId || author.botId === identity.botId);
+}
+
 const expiredTrigger = z.looseObject({ data: z.looseObject({ error: z.literal('expired_trigger_id') }) });
 
 /**
  * The buttons under results and their edit form. A press is acknowledged at
- * once; then core checks and admits it (refusals answered privately in the
+ * once; then core checks it (on the bot's own result, in its channel) and admits it (refusals answered privately in the
  * result's thread), and its job's progress and result go to that thread.
  * Edit opens the form with the press's trigger_id before anything slow; the
  * form is validated on submit (an empty instruction stays in the form as an
@@ -42,6 +48,7 @@ export function registerResultButtons(app: App, context: HandlerContext, jobs: S
       channelId: press.channelId,
       userId: press.userId,
       target: { channelId: press.channelId, threadId: press.threadTs },
+      message: { id: press.messageTs, bySelf: postedBy(press.author, context.identity) },
     });
     log.info({ answer: answer.kind }, 'button pressed');
     if (answer.kind === 'refused') {
@@ -57,6 +64,7 @@ export function registerResultButtons(app: App, context: HandlerContext, jobs: S
             state: answer.form.state,
             channelId: press.channelId,
             threadTs: press.threadTs,
+            messageTs: press.messageTs,
           }),
         }),
       );
@@ -85,6 +93,7 @@ export function registerResultButtons(app: App, context: HandlerContext, jobs: S
       channelId: form.channelId,
       userId: form.userId,
       target: { channelId: form.channelId, threadId: form.threadTs },
+      messageId: form.messageTs,
     });
     log.info({ answer: answer.kind }, 'edit form submitted');
     if (answer.kind === 'invalid') {

@@ -295,9 +295,12 @@ export const copy = {
       : `🔀 Done: ${plural(result.uploaded, 'variation')} of v${number}.${tooLargeNote(result)}`,
   varyFailed: (number: number, description: ErrorDescription): string =>
     `⚠️ Couldn't make a variation of v${number}: ${withRetryHint(description)}`,
-  /** A button or form whose record is gone (past retention), never existed (forged), or is on a message the bot did not make. */
+  /** A button or form whose record is gone (past retention) or never existed (forged). */
   buttonGone:
     "⚠️ That button doesn't work anymore: the image it belongs to is gone or too old. Start again with `/imagine`.",
+  /** A press on a message other than the bot's own result of that image, where it was posted (a copied button): nothing ran. */
+  pressNotOnResult:
+    "⚠️ That button only works on the result it came with, in the channel where it was posted. Pressing it here again won't help: use the buttons under that result.",
   /** The same person pressed the same button again while their first press still runs. */
   alreadyRunning: '⏳ Still working on your first press of that button: the result will show up in the thread.',
   /** The same form arrived twice: the first one is being worked on. */

@@ -25,6 +25,7 @@ export {
   editForm,
   type FormSubmission,
   type PressAnswer,
+  type PressedMessage,
   ResultPresses,
   type ResultPressesOptions,
 } from './result-presses.js';

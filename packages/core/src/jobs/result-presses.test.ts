@@ -42,6 +42,7 @@ function press(button: string, overrides: Partial<ButtonPress> = {}): ButtonPres
     channelId: 'C1',
     userId: 'U2',
     target: { channelId: 'C1', threadId: '1700.1' },
+    message: { id: 'M-slack-cmd-1', bySelf: true },
     ...overrides,
   };
 }
@@ -89,6 +90,54 @@ describe('ResultPresses', () => {
       answer: copy.nothingToUndo,
     });
     expect(intake.jobs).toEqual([]);
+  });
+
+  it('honours a press only on the bot’s own result of the version, in its channel: else a private answer, nothing started', async () => {
+    const { intake, presses } = await setUp();
+    const vary = buttonId('vary', versionRef('slack-cmd-1', 0));
+    const refused = { kind: 'refused', answer: copy.pressNotOnResult };
+    // A copy of the button on somebody else's message, in the same channel or another; Edit does not open its form.
+    expect(await presses.press(press(vary, { message: { id: 'M-slack-cmd-1', bySelf: false } }))).toEqual(refused);
+    const edit = buttonId('edit', versionRef('slack-cmd-1', 0));
+    expect(await presses.press(press(edit, { message: { id: 'M-other', bySelf: false } }))).toEqual(refused);
+    const elsewhere = { channelId: 'C9', target: { channelId: 'C9', threadId: '1800.1' } };
+    expect(await presses.press(press(vary, { ...elsewhere, message: { id: 'M-other', bySelf: false } }))).toEqual(
+      refused,
+    );
+    // The bot's own message, but in another channel, or another of its messages in the version's channel.
+    expect(await presses.press(press(vary, { ...elsewhere, message: { id: 'M-slack-cmd-1', bySelf: true } }))).toEqual(
+      refused,
+    );
+    expect(await presses.press(press(vary, { message: { id: 'M-slack-btn-2', bySelf: true } }))).toEqual(refused);
+    expect(intake.jobs).toEqual([]);
+    // The form of an Edit pressed in another channel, or on another message, is refused on submit.
+    const form = { ...press(edit), state: edit, instruction: 'make it blue' };
+    expect(await presses.submitForm({ ...form, ...elsewhere })).toEqual(refused);
+    expect(await presses.submitForm({ ...form, messageId: 'M-slack-btn-2' })).toEqual(refused);
+    expect(intake.jobs).toEqual([]);
+    expect(await presses.submitForm({ ...form, messageId: 'M-slack-cmd-1' })).toMatchObject({ kind: 'started' });
+  });
+
+  it('takes a press on the result before its message id was recorded (just posted) by its channel', async () => {
+    const versions = new MemoryVersions();
+    await versions.record(version('slack-cmd-1', 0, { messageId: undefined, fileId: undefined }));
+    const intake = new KeptJobs();
+    const presses = new ResultPresses({ versions, intake, logger: silent });
+    const vary = buttonId('vary', versionRef('slack-cmd-1', 0));
+    expect(await presses.press(press(vary, { message: { id: 'M-new', bySelf: true } }))).toMatchObject({
+      kind: 'started',
+    });
+    expect(
+      await presses.press(
+        press(vary, {
+          jobId: 'slack-act-T9',
+          channelId: 'C9',
+          target: { channelId: 'C9' },
+          message: { id: 'M-new', bySelf: true },
+        }),
+      ),
+    ).toEqual({ kind: 'refused', answer: copy.pressNotOnResult });
+    expect(intake.jobs).toHaveLength(1);
   });
 
   it('opens the edit form before reading anything, then validates and starts the edit on submit', async () => {

@@ -2,10 +2,24 @@ import { copy } from '../copy/copy.js';
 import type { ChatLogger } from '../surface/ports.js';
 import type { ChatTarget, ResultAction } from '../surface/surface.js';
 import { MAX_PROMPT_CHARS } from '../chat/imagine.js';
-import { type ImageVersionStore, type InteractionToken, type Platform, StoreUnavailableError } from '../store/index.js';
+import {
+  type ImageVersion,
+  type ImageVersionStore,
+  type InteractionToken,
+  type Platform,
+  StoreUnavailableError,
+} from '../store/index.js';
 import { parseButtonId } from '../results/button-id.js';
 import type { ChatJob } from './chat-job.js';
 import type { JobIntake } from './job-intake.js';
+
+/** The message a button was pressed on, as the platform's delivery tells it. */
+export interface PressedMessage {
+  /** Its id (Slack ts, Discord snowflake). */
+  id: string;
+  /** Whether this bot posted it (Slack: its user or bot id; Discord: its author). */
+  bySelf: boolean;
+}
 
 /** A press of a result's button, as ingress parsed it from the platform's delivery. */
 export interface ButtonPress {
@@ -21,6 +35,8 @@ export interface ButtonPress {
   /** Where the new result and its progress go (Slack: the result's thread; Discord: the interaction's answer). */
   target: ChatTarget;
   interaction?: InteractionToken | undefined;
+  /** The message the button is on: only the bot's own result of the version counts. */
+  message: PressedMessage;
 }
 
 /** The edit form to open, in copy.ts's words; `state` travels with it and comes back on submit. */
@@ -34,10 +50,15 @@ export interface EditForm {
   state: string;
 }
 
-/** A submitted edit form, as ingress parsed it. `jobId` from the form's trigger: a form sent twice is one job. */
-export interface FormSubmission extends Omit<ButtonPress, 'buttonId'> {
+/**
+ * A submitted edit form, as ingress parsed it. `jobId` from the form's trigger: a form sent twice is one job.
+ * Its Edit press was checked to be on the bot's own message before the form opened.
+ */
+export interface FormSubmission extends Omit<ButtonPress, 'buttonId' | 'message'> {
   state: string;
   instruction: string;
+  /** The message whose Edit opened the form, when the platform says (Discord) or the form carried it (Slack). */
+  messageId?: string | undefined;
 }
 
 export type PressAnswer =
@@ -58,7 +79,10 @@ export interface ResultPressesOptions {
 
 /**
  * Ingress's side of result buttons, for every platform: a press or a form
- * is checked (the id is ours, its record exists) and admitted (quota, share,
+ * is checked (the id is ours, its record exists, it was pressed on the bot's
+ * own result of that version in the channel it was posted in: a copied button
+ * would carry a version, perhaps from a private channel, into another one)
+ * and admitted (quota, share,
  * one press at a time per person and button) before the platform is
  * answered, so every refusal is private; then the job is recorded and queued
  * through the JobIntake, and a worker runs it.
@@ -76,9 +100,13 @@ export class ResultPresses {
       this.#options.logger.warn({ jobId: press.jobId }, 'a button id this bot did not make');
       return { kind: 'refused', answer: copy.buttonGone };
     }
+    if (!press.message.bySelf) {
+      this.#options.logger.warn({ jobId: press.jobId }, 'button refused: pressed on a message this bot did not post');
+      return { kind: 'refused', answer: copy.pressNotOnResult };
+    }
     // The form opens before anything slow; its record is checked when it is submitted.
     if (target.action === 'edit') return { kind: 'form', form: editForm(press.buttonId) };
-    return this.#submit(target.action, target.ref, press, undefined, press.buttonId);
+    return this.#submit(target.action, target.ref, press, press.message.id, undefined, press.buttonId);
   }
 
   async submitForm(submission: FormSubmission): Promise<PressAnswer> {
@@ -92,19 +120,20 @@ export class ResultPresses {
       this.#options.logger.warn({ jobId: submission.jobId }, 'a form this bot did not open');
       return { kind: 'refused', answer: copy.buttonGone };
     }
-    const answer = await this.#submit('edit', target.ref, submission, instruction, undefined);
+    const answer = await this.#submit('edit', target.ref, submission, submission.messageId, instruction, undefined);
     return answer.kind === 'started' && answer.duplicate ? { kind: 'refused', answer: copy.formAlreadySent } : answer;
   }
 
   async #submit(
     action: ResultAction,
     ref: string,
-    from: Omit<ButtonPress, 'buttonId'>,
+    from: Omit<ButtonPress, 'buttonId' | 'message'>,
+    messageId: string | undefined,
     instruction: string | undefined,
     buttonId: string | undefined,
   ): Promise<PressAnswer> {
     const { versions, intake, logger } = this.#options;
-    let version: Awaited<ReturnType<ImageVersionStore['byRef']>>;
+    let version: ImageVersion | undefined;
     try {
       version = await versions.byRef(ref);
     } catch (error) {
@@ -115,6 +144,10 @@ export class ResultPresses {
     if (version === undefined || version.platform !== from.platform) {
       logger.info({ jobId: from.jobId, action }, 'button refused: its record is gone');
       return { kind: 'refused', answer: copy.buttonGone };
+    }
+    if (!onItsResult(version, from.channelId, messageId)) {
+      logger.warn({ jobId: from.jobId, action }, 'button refused: pressed away from its result');
+      return { kind: 'refused', answer: copy.pressNotOnResult };
     }
     if (action === 'undo' && version.parent === undefined) return { kind: 'refused', answer: copy.nothingToUndo };
     const job: ChatJob = {
@@ -140,6 +173,16 @@ export class ResultPresses {
     if (!result.accepted) return { kind: 'refused', answer: result.answer };
     return { kind: 'started', duplicate: result.duplicate, position: result.position };
   }
+}
+
+/**
+ * Whether a press in `channelId` on message `messageId` is on the version's
+ * own result. A version is recorded just before it is posted, so its message
+ * may not be known yet: then its channel alone decides.
+ */
+function onItsResult(version: ImageVersion, channelId: string, messageId: string | undefined): boolean {
+  if (version.channelId !== channelId) return false;
+  return version.messageId === undefined || messageId === undefined || version.messageId === messageId;
 }
 
 /** The edit form of an Edit button. */

@@ -11,13 +11,17 @@
  *    can be downloaded again.
  * 2. A press: parse the delivery at the edge into a `ButtonPress` (job id
  *    from the trigger: Slack `trigger_id`, Discord interaction id, prefixed;
- *    the target where the new result goes) and call `ResultPresses.press` (`@genbot/core/jobs`)
+ *    the target where the new result goes; the message pressed on and
+ *    whether the bot posted it: a press counts only on the version's own
+ *    result, in its channel) and call `ResultPresses.press` (`@genbot/core/jobs`)
  *    before answering the platform. `form`: open it at once with
  *    `form.state` attached (Slack views.open with the trigger_id; Discord a
  *    modal); `refused`: answer privately with `answer`; `started`: answer
  *    publicly (the job's progress shows where it runs).
  * 3. A form: parse the submission into a `FormSubmission` (job id from the
- *    form: Slack `view.id`, Discord the submit's interaction id) and call
+ *    form: Slack `view.id`, Discord the submit's interaction id; the message
+ *    whose Edit opened it, carried with the form where the platform does not
+ *    say) and call
  *    `ResultPresses.submitForm`; `invalid` goes on the field, `refused`
  *    privately, `started` closes the form.
  * 4. Record where the result message is (`UploadReceipt.messageId`), so a

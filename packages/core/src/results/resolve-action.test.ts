@@ -166,6 +166,21 @@ describe('resolveResultAction', () => {
     expect(gone.resolved).toEqual({ ok: false, answer: copy.buttonGone });
   });
 
+  it('refuses every button of a version whose new result would land in another channel, reading no file', async () => {
+    const versions = await tree();
+    const surface = new RecordingSurface({ files });
+    for (const kind of ['reroll', 'vary', 'edit', 'undo'] as const) {
+      const resolved = await resolveResultAction(
+        kind,
+        { target: { channelId: 'C-elsewhere' }, version: { jobId: 'edit', index: 0 }, userId: 'U2', instruction: 'x' },
+        versions,
+        surface,
+      );
+      expect(resolved).toEqual({ ok: false, answer: copy.pressNotOnResult });
+    }
+    expect(surface.downloads).toEqual([]);
+  });
+
   it('answers a version whose file was deleted on the platform, sending nothing to the model', async () => {
     const versions = await tree();
     const surface = new RecordingSurface({ files: {} });

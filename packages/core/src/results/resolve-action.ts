@@ -35,7 +35,8 @@ function attachmentOf(surface: ChatSurface, version: ImageVersion): AttachmentRe
  * edit of the same source); Vary and Edit edit the version itself; Undo shows
  * the version it was made from again, with no model call. A restored version
  * (an undo's result) stands for the one it shows. A record that is gone
- * (retention) is answered as such.
+ * (retention) is answered as such, and so is a press whose new result would
+ * land outside the version's channel.
  */
 export async function resolveResultAction(
   kind: ResultAction,
@@ -46,6 +47,10 @@ export async function resolveResultAction(
   const gone = { ok: false, answer: copy.buttonGone } as const;
   const pressed = await versions.get(input.version);
   if (pressed === undefined) return gone;
+  // Ingress checks this too; held here as well, a job queued before that check cannot carry a version to another channel.
+  if (pressed.channelId !== input.target.channelId) {
+    return { ok: false, answer: copy.pressNotOnResult };
+  }
   const shown =
     pressed.origin === 'restored' && pressed.parent !== undefined ? await versions.get(pressed.parent) : pressed;
   if (shown === undefined) return gone;

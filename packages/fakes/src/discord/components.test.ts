@@ -185,6 +185,17 @@ describe('Discord fake message components with the real discord.js', () => {
     ).toThrow(/no enabled button/);
   });
 
+  it('lets another app post a message with buttons, whose press names that app as the message’s author', async () => {
+    const theirs = discord.appPosts({ app: 'other-app', channelId: general, content: 'copied', buttonIds: ['gb1:x'] });
+    expect(theirs.author).toMatchObject({ username: 'other-app', bot: true });
+    expect(theirs.author.id).not.toBe(client.user.id);
+    const pressed = next(isButton);
+    discord.userClicks({ user: 'bob', channelId: general, messageId: theirs.id, customId: 'gb1:x' });
+    const interaction = await pressed;
+    expect([interaction.message.id, interaction.message.author.id]).toEqual([theirs.id, theirs.author.id]);
+    await interaction.deferUpdate();
+  });
+
   it('opens a modal from a button; its submit carries the typed text and the message; answered, it closes', async () => {
     const result = await (await channel()).send({ content: 'v1', components: [buttons('edit')] });
     const pressed = next(isButton);

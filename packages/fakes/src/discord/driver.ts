@@ -15,8 +15,8 @@ import {
   type InteractionRecord,
   type MessageRecord,
 } from './model.js';
-import { mentionedUsers } from './message-ops.js';
-import { MAX_CONTENT_LENGTH } from './schemas.js';
+import { mentionedUsers, postMessage } from './message-ops.js';
+import { MAX_CONTENT_LENGTH, messagePayloadSchema, parseBody } from './schemas.js';
 import { createThread } from './thread-ops.js';
 
 export interface UserAttachment {
@@ -57,6 +57,15 @@ export interface UserRunsMessageCommand {
   readonly messageId: string;
   /** A registered message command (type 3), by its display name (`Edit image`). */
   readonly name: string;
+}
+
+export interface AppPosts {
+  /** The other app's bot user, by name (made on first use). */
+  readonly app: string;
+  readonly channelId: string;
+  readonly content: string;
+  /** The `custom_id`s of one row of buttons. */
+  readonly buttonIds: readonly string[];
 }
 
 export interface UserClicks {
@@ -180,6 +189,25 @@ export class Driver {
       channel,
       input.user,
     );
+  }
+
+  /**
+   * Another app (a second bot) posts a message with buttons: MESSAGE_CREATE. Discord sends a
+   * press on it to that app; `userClicks` on it reaches this bot instead, as a misrouted or
+   * forged press would, so a test can show the bot refusing it.
+   */
+  appPosts(input: AppPosts): MessageRecord {
+    const channel = this.#channel(input.channelId);
+    const buttons = input.buttonIds.map((id) => ({ type: ComponentType.Button, style: 2, custom_id: id, label: id }));
+    return postMessage(this.#ctx, {
+      channelId: channel.id,
+      author: this.#ctx.state.user({ username: input.app, bot: true }),
+      payload: parseBody(messagePayloadSchema, {
+        content: input.content,
+        components: [{ type: ComponentType.ActionRow, components: buttons }],
+      }),
+      files: new Map(),
+    });
   }
 
   /**

@@ -3,6 +3,7 @@ import { createApp } from './app.js';
 import type { FakeContext } from './context.js';
 import { Dispatcher } from './dispatcher.js';
 import {
+  type AppPosts,
   Driver,
   type UserClicks,
   type UserCreatesThread,
@@ -57,6 +58,7 @@ export type {
   TransferFaultSwitch as DiscordTransferFaultSwitch,
 } from './transfer-faults.js';
 export type {
+  AppPosts as DiscordAppPosts,
   UserAttachment as DiscordUserAttachment,
   UserCreatesThread as DiscordUserCreatesThread,
   UserClicks as DiscordUserClicks,
@@ -109,6 +111,8 @@ export interface DiscordFake {
   userRunsCommand(input: UserRunsCommand): InteractionRecord;
   /** Runs a message command (type 3) on a message, as from its Apps menu. */
   userRunsMessageCommand(input: UserRunsMessageCommand): InteractionRecord;
+  /** Another app posts a message with buttons (a press on it still reaches this bot: see the driver). */
+  appPosts(input: AppPosts): MessageRecord;
   /** Presses an enabled button of a message: INTERACTION_CREATE of type 3. */
   userClicks(input: UserClicks): InteractionRecord;
   /** Submits the modal an interaction answered with: INTERACTION_CREATE of type 5. */
@@ -239,6 +243,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     userDeletes: (input) => driver.userDeletes(input),
     userRunsCommand: (input) => driver.userRunsCommand(input),
     userRunsMessageCommand: (input) => driver.userRunsMessageCommand(input),
+    appPosts: (input) => driver.appPosts(input),
     userClicks: (input) => driver.userClicks(input),
     userSubmitsModal: (input) => driver.userSubmitsModal(input),
     redeliver: (input) => driver.redeliver(input),
