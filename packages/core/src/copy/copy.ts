@@ -246,27 +246,28 @@ export const copy = {
   // Files that go with a conversation to the model (issue 29): a file left out gets a note, the rest still goes.
   /** What to tell the person about a file the model will not see; nothing for an older image. */
   modelFileNote: (file: LeftOutFile): string | undefined => {
+    if (file.reason === 'older_image') return undefined;
     const name = quote(file.name, 80);
-    const unreadable = (why: string): string => `📎 I couldn't read ${name}: ${why}`;
+    if (file.reason === 'over_request') return `📎 I left out ${name}: ${copy.modelFileProblem(file)}`;
+    return `📎 I couldn't read ${name}: ${copy.modelFileProblem(file)}`;
+  },
+  /** Why a file is left out, as a sentence that follows its name (the CLI's `--file` says it too). */
+  modelFileProblem: (file: LeftOutFile): string => {
     switch (file.reason) {
       case 'older_image':
-        return undefined;
+        return 'only the 4 most recent images go.';
       case 'unsupported':
-        return unreadable("it isn't an image (PNG, JPEG, GIF or WebP), a text file or a PDF.");
+        return "it isn't an image (PNG, JPEG, GIF or WebP), a text file or a PDF.";
       case 'damaged':
-        return unreadable('it seems to be damaged.');
+        return 'it seems to be damaged.';
       case 'too_large':
-        return unreadable(`it is ${fileSize(file.size)}, and a ${file.kind} may be at most ${fileSize(file.limit)}.`);
-      case 'image_refused': {
-        const { problem } = file;
-        return unreadable(
-          problem.kind === 'pixels'
-            ? copy.tooManyPixels(problem.width, problem.height, problem.maxMegapixels)
-            : copy.tooManyFrames(problem.frames, problem.maxFrames),
-        );
-      }
+        return `it is ${fileSize(file.size)}, and a ${file.kind} may be at most ${fileSize(file.limit)}.`;
+      case 'image_refused':
+        return file.problem.kind === 'pixels'
+          ? copy.tooManyPixels(file.problem.width, file.problem.height, file.problem.maxMegapixels)
+          : copy.tooManyFrames(file.problem.frames, file.problem.maxFrames);
       case 'over_request':
-        return `📎 I left out ${name}: together with the newer files it is more than the ${fileSize(file.limit)} I can send at once.`;
+        return `together with the newer files it is more than the ${fileSize(file.limit)} I can send at once.`;
     }
   },
   /** A command whose payload the platform sent in a shape we cannot read. */
