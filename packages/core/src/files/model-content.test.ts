@@ -79,6 +79,24 @@ describe('modelContent', () => {
     }
   }, 20_000);
 
+  it('sends an image of too many bytes for the service as a JPEG within them, at its own size', async () => {
+    const noise = Buffer.alloc(1200 * 1200 * 3);
+    for (let at = 0; at < noise.length; at++) noise[at] = (at * 2654435761) >>> 24;
+    const png = new Uint8Array(
+      await sharp(noise, { raw: { width: 1200, height: 1200, channels: 3 } })
+        .png({ compressionLevel: 0 })
+        .toBuffer(),
+    );
+    expect(png.byteLength).toBeGreaterThan(MODEL_CONTENT_LIMITS.maxImageBytes);
+    const content = await modelContent([{ name: 'noise.png', bytes: png }]);
+    const image = content.blocks[1] as ImageBlockParam;
+    expect(image.source.media_type).toBe('image/jpeg');
+    // What the service counts: at most 5 MiB of Base64.
+    expect(image.source.data.length).toBeLessThanOrEqual(5 * 1024 * 1024);
+    const metadata = await sharp(decoded(image)).metadata();
+    expect([metadata.format, metadata.width, metadata.height]).toEqual(['jpeg', 1200, 1200]);
+  });
+
   it('turns a photo upright by its orientation tag before scaling it', async () => {
     const sideways = new Uint8Array(
       await sharp({ create: { width: 2000, height: 1000, channels: 3, background: '#336699' } })

@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import {
   MESSAGE_IMAGE_TYPES,
   type DocumentBlockParam,
@@ -25,6 +25,8 @@ export interface ModelContentLimits {
   maxImages: number;
   /** The long side of an image sent, in pixels: larger ones are scaled down to it. */
   maxImageSide: number;
+  /** The bytes of one image sent: the messages operation takes at most 5 MB of Base64 per image. */
+  maxImageBytes: number;
   maxTextBytes: number;
   maxPdfBytes: number;
   /** What all the files together may add to one request (their Base64 and text). */
@@ -39,6 +41,7 @@ const MIB = 1024 * 1024;
 export const MODEL_CONTENT_LIMITS: ModelContentLimits = {
   maxImages: 4,
   maxImageSide: 1568,
+  maxImageBytes: (5 * MIB * 3) / 4,
   maxTextBytes: 200 * 1024,
   maxPdfBytes: 20 * MIB,
   maxRequestBytes: 30 * MIB,
@@ -163,7 +166,7 @@ async function prepare(file: ModelFile, kind: Kind, limits: ModelContentLimits):
       const problem = await imageHeaderProblem(file.bytes, limits.imageHeader);
       if (problem?.kind === 'unreadable') return { leftOut: { reason: 'damaged' } };
       if (problem !== undefined) return { leftOut: { reason: 'image_refused', problem } };
-      const image = await fitImage(file.bytes, kind.mediaType, limits.maxImageSide);
+      const image = await fitImage(file.bytes, kind.mediaType, limits);
       if (image === undefined) return { leftOut: { reason: 'damaged' } };
       const label: TextBlockParam = { type: 'text', text: imageLabel(file.name) };
       const data = base64(image.bytes);
@@ -196,35 +199,53 @@ function decodeText(bytes: Uint8Array): string | undefined {
 
 /**
  * The image as the model should get it: as it came when its long side is
- * within `maxSide`, else scaled down to it (turned upright first, as its
- * orientation tag says, since re-encoding drops the tag) and re-encoded in
- * its own format; a GIF becomes a PNG of its first frame. Undefined when the
- * bytes do not decode.
+ * within `maxImageSide` and its bytes within `maxImageBytes`; else scaled down
+ * to that side when larger (turned upright first, as its orientation tag
+ * says, since re-encoding drops the tag) and re-encoded in its own format (a
+ * GIF as a PNG of its first frame), then as a JPEG if that is still too many
+ * bytes (a photo kept as PNG). Undefined when the bytes do not decode.
  */
 async function fitImage(
   bytes: Uint8Array,
   mediaType: MessageImageType,
-  maxSide: number,
+  limits: ModelContentLimits,
 ): Promise<{ bytes: Uint8Array; mediaType: MessageImageType } | undefined> {
   try {
     // The header was checked already: its pixels are within the bomb limits.
     const metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
     const height = metadata.pageHeight ?? metadata.height;
-    if (Math.max(metadata.width, height) <= maxSide) return { bytes, mediaType };
-    const scaled = sharp(bytes, { limitInputPixels: false })
-      .rotate()
-      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
-    switch (mediaType) {
-      case 'image/jpeg':
-        return { bytes: await scaled.jpeg({ quality: 85 }).toBuffer(), mediaType };
-      case 'image/webp':
-        return { bytes: await scaled.webp({ quality: 85 }).toBuffer(), mediaType };
-      case 'image/png':
-      case 'image/gif':
-        return { bytes: await scaled.png().toBuffer(), mediaType: 'image/png' };
+    const tooWide = Math.max(metadata.width, height) > limits.maxImageSide;
+    if (!tooWide && bytes.byteLength <= limits.maxImageBytes) return { bytes, mediaType };
+    const upright = () =>
+      sharp(bytes, { limitInputPixels: false })
+        .rotate()
+        .resize({ width: limits.maxImageSide, height: limits.maxImageSide, fit: 'inside', withoutEnlargement: true });
+    if (tooWide) {
+      const scaled = await encodeAs(upright(), mediaType);
+      if (scaled.bytes.byteLength <= limits.maxImageBytes) return scaled;
     }
+    // A JPEG has no transparency: what was see-through shows as white.
+    return {
+      bytes: await upright().flatten({ background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer(),
+      mediaType: 'image/jpeg',
+    };
   } catch {
     return undefined;
+  }
+}
+
+async function encodeAs(
+  image: Sharp,
+  mediaType: MessageImageType,
+): Promise<{ bytes: Uint8Array; mediaType: MessageImageType }> {
+  switch (mediaType) {
+    case 'image/jpeg':
+      return { bytes: await image.jpeg({ quality: 85 }).toBuffer(), mediaType };
+    case 'image/webp':
+      return { bytes: await image.webp({ quality: 85 }).toBuffer(), mediaType };
+    case 'image/png':
+    case 'image/gif':
+      return { bytes: await image.png().toBuffer(), mediaType: 'image/png' };
   }
 }
 
