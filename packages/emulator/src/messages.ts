@@ -381,7 +381,7 @@ export async function handleMessages(context: EmulatorContext, exchange: Exchang
           prompt,
           tools: (request.tools ?? []).map((tool) => tool.name),
           hasImage: seen.images.length > 0,
-          seed: exchange.rawBody.toString('latin1'),
+          seed: exchange.rawBody,
         });
   const answer =
     results.length > 0

@@ -17,7 +17,7 @@ export interface ToolContext {
   /** Whether any turn of the conversation carries an image. */
   hasImage: boolean;
   /** Seeds the call's id, so the same request gets the same id. */
-  seed: string;
+  seed: string | Buffer;
 }
 
 const RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
@@ -35,19 +35,24 @@ const FORCED = /\[tool:([A-Za-z0-9_-]+)(?:\s+([\s\S]*))?\]/;
  * about an image in the conversation calls `edit_image`. Undefined: no call.
  */
 export function decideToolCall(context: ToolContext): ToolCall | undefined {
-  const id = `toolu_${sha256Hex(context.seed).slice(0, 24)}`;
+  const id = (): string => `toolu_${sha256Hex(context.seed).slice(0, 24)}`;
   const forced = FORCED.exec(context.prompt);
   if (forced !== null) {
-    return { id, name: forced[1] as string, json: forced[2]?.trim() || '{}', preface: undefined };
+    return { id: id(), name: forced[1] as string, json: forced[2]?.trim() || '{}', preface: undefined };
   }
   const words = context.prompt.replace(/\[[a-z]+:[^\]]*\]/gi, '').trim();
   if (context.tools.includes('edit_image') && context.hasImage && EDIT.test(words)) {
-    return { id, name: 'edit_image', json: JSON.stringify({ instruction: words }), preface: "I'll edit the image." };
+    return {
+      id: id(),
+      name: 'edit_image',
+      json: JSON.stringify({ instruction: words }),
+      preface: "I'll edit the image.",
+    };
   }
   if (context.tools.includes('generate_image') && PICTURE.test(words)) {
     const ratio = aspectRatio(words);
     const input = ratio === undefined ? { prompt: words } : { prompt: words, aspect_ratio: ratio };
-    return { id, name: 'generate_image', json: JSON.stringify(input), preface: "I'll draw that." };
+    return { id: id(), name: 'generate_image', json: JSON.stringify(input), preface: "I'll draw that." };
   }
   return undefined;
 }
