@@ -223,6 +223,23 @@ describe('AccumulatingMessageStream', () => {
       ]);
     });
 
+    it('places events that leave out their index in the block opened last, after a thinking block', async () => {
+      const bare = (event: string, data: object): string => sse(event, { type: event, ...data });
+      const stream = streamOf(
+        sse('message_start', MESSAGE_START) +
+          bare('content_block_start', { content_block: { type: 'thinking', thinking: '' } }) +
+          bare('content_block_stop', {}) +
+          bare('content_block_start', { content_block: tool('toolu_1', 'generate_image') }) +
+          bare('content_block_delta', { delta: { type: 'input_json_delta', partial_json: '{"prompt":' } }) +
+          bare('content_block_delta', { delta: { type: 'input_json_delta', partial_json: '"a cat"}' } }) +
+          bare('content_block_stop', {}) +
+          toolStop,
+      );
+      expect((await stream.finalMessage()).toolUses).toEqual([
+        { kind: 'call', id: 'toolu_1', name: 'generate_image', input: { prompt: 'a cat' } },
+      ]);
+    });
+
     it('fails a tool_use block without its id as an event it cannot read', async () => {
       const stream = streamOf(
         sse('message_start', MESSAGE_START) +

@@ -14,12 +14,15 @@ export class ReplyBlocks {
   readonly #blocks = new Map<number, Block>();
   /** Events that leave out their index belong to the block opened last. */
   #lastIndex = 0;
+  /** Blocks opened so far, of every kind: a start without an index is the next one. */
+  #opened = 0;
 
   add(event: MessageStreamEvent): void {
     switch (event.type) {
       case 'content_block_start': {
-        const index = event.index ?? this.#blocks.size;
+        const index = event.index ?? this.#opened;
         this.#lastIndex = index;
+        this.#opened = index + 1;
         const block = event.content_block;
         if (block.type === 'text') {
           this.#blocks.set(index, { type: 'text', text: typeof block.text === 'string' ? block.text : '' });
