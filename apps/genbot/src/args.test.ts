@@ -4,17 +4,37 @@ import { parseCommand } from './args.js';
 
 describe('parseCommand', () => {
   it('parses chat with every option', () => {
-    expect(parseCommand(['chat', 'hi there', '--model', 'm', '--system', 'be brief', '--max-tokens', '64'])).toEqual({
+    expect(
+      parseCommand([
+        'chat',
+        'hi there',
+        '--model',
+        'm',
+        '--system',
+        'be brief',
+        '--max-tokens',
+        '64',
+        '--file',
+        'a.png',
+        '--file',
+        'notes.md',
+      ]),
+    ).toEqual({
       kind: 'chat',
       prompt: 'hi there',
       model: 'm',
       system: 'be brief',
       maxTokens: 64,
+      files: ['a.png', 'notes.md'],
     });
   });
 
-  it('defaults chat to 1024 max tokens and joins unquoted words', () => {
-    expect(parseCommand(['chat', 'hello', 'world'])).toMatchObject({ prompt: 'hello world', maxTokens: 1024 });
+  it('defaults chat to 1024 max tokens and no files, and joins unquoted words', () => {
+    expect(parseCommand(['chat', 'hello', 'world'])).toMatchObject({
+      prompt: 'hello world',
+      maxTokens: 1024,
+      files: [],
+    });
   });
 
   it('parses imagine and edit with their defaults', () => {
@@ -56,6 +76,9 @@ describe('parseCommand', () => {
     [['chat', 'hi', '--model']],
     [['chat', 'hi', '--max-tokens', '0']],
     [['chat', 'hi', '--max-tokens', '12abc']],
+    [['chat', 'hi', '--file']],
+    [['chat', 'hi', '--file', '']],
+    [['text', 'hi', '--file', 'a.png']],
     [['imagine', 'cat', '--ar', '7:3']],
     [['imagine', 'cat', '--out', '']],
     [['edit', 'in.png']],

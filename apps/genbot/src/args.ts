@@ -9,7 +9,15 @@ export const DEFAULT_MAX_TOKENS = 1024;
 /** What the user asked for, fully validated: nothing here can fail once sent. */
 export type Command =
   | { kind: 'help'; text: string }
-  | { kind: 'chat'; prompt: string; model: string | undefined; system: string | undefined; maxTokens: number }
+  | {
+      kind: 'chat';
+      prompt: string;
+      model: string | undefined;
+      system: string | undefined;
+      maxTokens: number;
+      /** Paths of the files that go with the prompt, in the order given. */
+      files: string[];
+    }
   | { kind: 'text'; prompt: string; model: string | undefined }
   | { kind: 'imagine'; prompt: string; aspectRatio: AspectRatio | undefined; outDir: string; model: string | undefined }
   | {
@@ -30,11 +38,12 @@ const OPTIONS = {
   'max-tokens': { type: 'string' },
   ar: { type: 'string' },
   out: { type: 'string' },
+  file: { type: 'string', multiple: true },
 } as const;
 type OptionName = keyof typeof OPTIONS;
 
 const ALLOWED: Record<CommandName, readonly OptionName[]> = {
-  chat: ['help', 'model', 'system', 'max-tokens'],
+  chat: ['help', 'model', 'system', 'max-tokens', 'file'],
   text: ['help', 'model'],
   imagine: ['help', 'model', 'ar', 'out'],
   edit: ['help', 'model', 'ar', 'out'],
@@ -63,6 +72,7 @@ export function parseCommand(argv: readonly string[]): Command {
         model: values.model,
         system: values.system,
         maxTokens: values['max-tokens'] === undefined ? DEFAULT_MAX_TOKENS : parseMaxTokens(values['max-tokens']),
+        files: parseFiles(values.file),
       };
     case 'text':
       return { kind: 'text', prompt: requireText(positionals, 'PROMPT', first), model: values.model };
@@ -126,6 +136,11 @@ function parseMaxTokens(raw: string): number {
     throw new UsageError(`--max-tokens must be a positive whole number, got "${raw}"`);
   }
   return value;
+}
+
+function parseFiles(raw: string[] | undefined): string[] {
+  if (raw?.some((file) => file === '') === true) throw new UsageError('--file must name a file');
+  return raw ?? [];
 }
 
 function parseOptionalAspectRatio(raw: string | undefined): AspectRatio | undefined {

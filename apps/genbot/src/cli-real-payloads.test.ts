@@ -48,10 +48,10 @@ const CASES: Case[] = [
     outcome: { code: 3, stdout: '', stderr: [/refus/i, /This request was refused due to policy/] },
   },
   {
-    // Tool use was never asked for: an answer with no text.
+    // No tool was offered, yet the answer asks for one (and has no text).
     payload: 'anthropic-thinking-tool-use.sse',
     command: 'chat',
-    outcome: { code: 3, stdout: '', stderr: [/no text/, /tool_use/] },
+    outcome: { code: 3, stdout: '', stderr: [/asked for a tool \(weather\)/, /stop reason tool_use/] },
   },
   {
     payload: 'anthropic-error-event.json',

@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import { GenAiClient, MAX_INLINE_IMAGE_BYTES } from '@genbot/core/genai';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import sharp from 'sharp';
@@ -178,6 +179,130 @@ describe('genbot', { timeout: 30_000 }, () => {
       });
       expect(run.code).toBe(130);
       expect(run.stderr).toContain('genbot: interrupted');
+    });
+  });
+
+  describe('chat --file', () => {
+    /** A PNG of a few hundred bytes whose header declares `width` × `height` pixels. */
+    function pngDeclaring(width: number, height: number): Buffer {
+      const chunk = (type: string, data: Buffer): Buffer => {
+        const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+        const length = Buffer.alloc(4);
+        length.writeUInt32BE(data.length);
+        const checksum = Buffer.alloc(4);
+        checksum.writeUInt32BE(crc32(body));
+        return Buffer.concat([length, body, checksum]);
+      };
+      const header = Buffer.alloc(13);
+      header.writeUInt32BE(width, 0);
+      header.writeUInt32BE(height, 4);
+      header[8] = 8;
+      header[9] = 2;
+      return Buffer.concat([
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        chunk('IHDR', header),
+        chunk('IDAT', deflateSync(Buffer.alloc(1024))),
+        chunk('IEND', Buffer.alloc(0)),
+      ]);
+    }
+
+    const PDF =
+      '%PDF-1.4\n1 0 obj << /Type /Pages /Count 2 >> endobj\n2 0 obj << /Type /Page >> endobj\n3 0 obj << /Type /Page >> endobj\n%%EOF\n';
+
+    interface SentBlock {
+      type: string;
+      text?: string;
+      title?: string;
+      source?: { media_type: string; data: string };
+    }
+
+    function sentMessage(): { blocks: SentBlock[]; body: Record<string, unknown> } {
+      const sent = emulator.requests.find((r) => r.path === '/proxy/v1/messages');
+      const body = sent?.body as { messages: Array<{ content: SentBlock[] }> } & Record<string, unknown>;
+      return { blocks: body.messages[0]?.content ?? [], body };
+    }
+
+    it('sends images, text files and PDFs with the prompt, and the model answers about them', async () => {
+      await writeFile(
+        path.join(workDir, 'wide.png'),
+        await sharp({ create: { width: 2000, height: 1000, channels: 3, background: '#d01818' } })
+          .png()
+          .toBuffer(),
+      );
+      await writeFile(path.join(workDir, 'notes.md'), '# Notes\n\nThe tide turns at six.');
+      await writeFile(path.join(workDir, 'report.pdf'), PDF);
+      const run = await genbot([
+        'chat',
+        'what do these show?',
+        '--file',
+        'wide.png',
+        '--file',
+        'notes.md',
+        '--file',
+        'report.pdf',
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      // The emulator answers from the pixels and pages it was sent: the scaled image, the PDF's two pages.
+      expect(run.stdout).toMatch(/^Image 1 is 1568 × 784 pixels, PNG, mostly red \(#[0-9a-f]{6}\)\. /);
+      expect(run.stdout).toMatch(/Document "report\.pdf" has 2 pages \(\d+ bytes\)\.\n$/);
+      const { blocks, body } = sentMessage();
+      expect(body.tools).toBeUndefined();
+      expect(blocks.map((block) => block.type)).toEqual(['text', 'image', 'text', 'document', 'text']);
+      expect(blocks[0]?.text).toBe('Image "wide.png":');
+      expect(blocks[1]?.source?.media_type).toBe('image/png');
+      expect(blocks[2]?.text).toBe('<file name="notes.md">\n# Notes\n\nThe tide turns at six.\n</file>');
+      expect(blocks[3]).toMatchObject({ title: 'report.pdf', source: { media_type: 'application/pdf' } });
+      expect(blocks[4]?.text).toBe('what do these show?');
+    });
+
+    it('exits 3 when the answer asks for a tool, none being offered', async () => {
+      const run = await genbot(['chat', 'draw a cat [tool:generate_image {"prompt":"a cat"}]']);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(
+        /^genbot: The model asked for a tool \(generate_image\), and genbot chat offers none/m,
+      );
+      // With no tools offered, a request for a picture is answered in words.
+      const words = await genbot(['chat', 'draw a cat']);
+      expect(words.code).toBe(0);
+      expect(words.stdout).toContain('draw a cat');
+    });
+
+    it('exits 2 and sends nothing for a file it cannot read, does not take, or that is too big', async () => {
+      await writeFile(
+        path.join(workDir, 'archive.zip'),
+        Buffer.from([0x50, 0x4b, 0x03, 0x04, ...new Array(60).fill(0)]),
+      );
+      await writeFile(path.join(workDir, 'log.txt'), 'x'.repeat(200 * 1024 + 1));
+      await writeFile(path.join(workDir, 'camera.png'), pngDeclaring(10_000, 6_000));
+      await mkdir(path.join(workDir, 'folder'));
+      // Sparse, so the test stays cheap: a PDF of 25 MiB, and a file past what a request may carry.
+      await writeFile(path.join(workDir, 'scan.pdf'), PDF);
+      await truncate(path.join(workDir, 'scan.pdf'), 25 * 1024 * 1024);
+      await writeFile(path.join(workDir, 'huge.bin'), '');
+      await truncate(path.join(workDir, 'huge.bin'), 31 * 1024 * 1024);
+      const small = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+        .png()
+        .toBuffer();
+      for (const name of ['a', 'b', 'c', 'd', 'e']) await writeFile(path.join(workDir, `${name}.png`), small);
+      const cases: Array<[string[], RegExp]> = [
+        [['missing.png'], /cannot read missing\.png \(ENOENT\)/],
+        [['folder'], /cannot read folder \(EISDIR\)/],
+        [['archive.zip'], /--file archive\.zip: it isn't an image \(PNG, JPEG, GIF or WebP\), a text file or a PDF\./],
+        [['log.txt'], /--file log\.txt: it is 201 KiB, and a text file may be at most 200 KiB\./],
+        [['scan.pdf'], /--file scan\.pdf: it is 25\.0 MiB, and a PDF may be at most 20\.0 MiB\./],
+        [['camera.png'], /--file camera\.png: it is 10,000 × 6,000 pixels, and the limit is 40 megapixels\./],
+        [['huge.bin'], /--file huge\.bin: too large \(31\.0 MiB\)/],
+        [['a.png', 'b.png', 'c.png', 'd.png', 'e.png'], /--file a\.png: only the 4 most recent images go\./],
+      ];
+      for (const [files, stderr] of cases) {
+        const run = await genbot(['chat', 'look', ...files.flatMap((file) => ['--file', file])]);
+        expect(run.code, files.join(' ')).toBe(2);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toMatch(stderr);
+      }
+      expect(emulator.requests).toEqual([]);
     });
   });
 

@@ -9,7 +9,7 @@ const PATHS_NOTE = `Written paths are printed one a line: relative to the curren
 file is never overwritten; a new name is picked instead.`;
 
 const COMMAND_USAGE: Record<CommandName, string> = {
-  chat: `Usage: genbot chat "PROMPT" [--model M] [--system TEXT] [--max-tokens N]
+  chat: `Usage: genbot chat "PROMPT" [--model M] [--system TEXT] [--max-tokens N] [--file PATH]...
 
 Streams a reply (messages operation) to standard output as it arrives.
 
@@ -17,7 +17,14 @@ Options:
   --model M          model ID (default: CHAT_MODEL)
   --system TEXT      system prompt
   --max-tokens N     upper bound on the reply length in tokens (default: 1024)
-  -h, --help         show this help`,
+  --file PATH        a file that goes with the prompt, as in a conversation;
+                     repeat it for several: images (PNG, JPEG, GIF, WebP; at
+                     most 4, larger ones scaled down to 1568 px), text files
+                     (up to 200 KiB) and PDFs (up to 20 MiB)
+  -h, --help         show this help
+
+No tools are offered: a reply that asks for one exits 3. A file that cannot
+be read or sent exits 2, and nothing is sent.`,
   text: `Usage: genbot text "PROMPT" [--model M]
 
 Prints a generate-content text reply to standard output.

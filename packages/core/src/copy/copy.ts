@@ -3,6 +3,7 @@ import { IMAGE_FORMATS_IN_WORDS } from '../genai/images.js';
 import { ASPECT_RATIOS } from '../genai/types.js';
 import type { JobRejectionReason } from '../scheduling/job-rejected-error.js';
 import type { UnavailableReason } from '../files/attachment-unavailable.js';
+import type { LeftOutFile } from '../files/model-content.js';
 
 /**
  * Every sentence the bot says on its own, in standard Markdown (each surface
@@ -58,6 +59,11 @@ function allTooLarge(what: string, asked: string, result: UploadCounts): string 
 /** Bytes as `14.0 MiB`. */
 function mebibytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** Bytes as `180 KiB` below a mebibyte, else as `14.0 MiB`. */
+function fileSize(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KiB` : mebibytes(bytes);
 }
 
 /** A wait in words: `about 20 seconds`, `about a minute`, `about 3 minutes`. */
@@ -236,6 +242,34 @@ export const copy = {
   tooManyFrames: (frames: number, maxFrames: number): string =>
     `it has ${frames.toLocaleString('en-US')} frames, and the limit is ${maxFrames}.`,
   unreadableImageHeader: "I couldn't read its size.",
+
+  // Files that go with a conversation to the model (issue 29): a file left out gets a note, the rest still goes.
+  /** What to tell the person about a file the model will not see; nothing for an older image. */
+  modelFileNote: (file: LeftOutFile): string | undefined => {
+    if (file.reason === 'older_image') return undefined;
+    const name = quote(file.name, 80);
+    if (file.reason === 'over_request') return `📎 I left out ${name}: ${copy.modelFileProblem(file)}`;
+    return `📎 I couldn't read ${name}: ${copy.modelFileProblem(file)}`;
+  },
+  /** Why a file is left out, as a sentence that follows its name (the CLI's `--file` says it too). */
+  modelFileProblem: (file: LeftOutFile): string => {
+    switch (file.reason) {
+      case 'older_image':
+        return 'only the 4 most recent images go.';
+      case 'unsupported':
+        return "it isn't an image (PNG, JPEG, GIF or WebP), a text file or a PDF.";
+      case 'damaged':
+        return 'it seems to be damaged.';
+      case 'too_large':
+        return `it is ${fileSize(file.size)}, and a ${file.kind} may be at most ${fileSize(file.limit)}.`;
+      case 'image_refused':
+        return file.problem.kind === 'pixels'
+          ? copy.tooManyPixels(file.problem.width, file.problem.height, file.problem.maxMegapixels)
+          : copy.tooManyFrames(file.problem.frames, file.problem.maxFrames);
+      case 'over_request':
+        return `together with the newer files it is more than the ${fileSize(file.limit)} I can send at once.`;
+    }
+  },
   /** A command whose payload the platform sent in a shape we cannot read. */
   unreadableCommand: "Sorry, I couldn't read that command. Trying again may help.",
   /** A slash command other than ours reached the bot (a misconfigured app). */

@@ -2,3 +2,12 @@ export { asBuffer } from './bytes.js';
 export { isImageAttachment } from './attachments.js';
 export { cappedDownload } from './capped-download.js';
 export { imageFileName, imageFileStem } from './file-names.js';
+export {
+  MODEL_CONTENT_LIMITS,
+  modelContent,
+  type LeftOutFile,
+  type ModelContent,
+  type ModelContentBlock,
+  type ModelContentLimits,
+  type ModelFile,
+} from './model-content.js';

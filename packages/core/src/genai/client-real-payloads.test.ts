@@ -16,7 +16,7 @@ import {
   ServiceAuthError,
   ServiceOverloadedError,
 } from './errors.js';
-import type { GeneratedImage } from './types.js';
+import type { GeneratedImage, ToolUse } from './types.js';
 
 const KEY = 'replay-key-41b9';
 
@@ -24,7 +24,7 @@ type Call = 'chat' | 'text' | 'images';
 
 /** What the call must end in. */
 type Outcome =
-  | { reply: string; usage?: Record<string, number> }
+  | { reply: string; usage?: Record<string, number>; stopReason?: string; toolUses?: ToolUse[] }
   | { images: Array<{ mimeType: string; width: number }> }
   | { fails: (error: unknown) => void };
 
@@ -65,8 +65,19 @@ const CASES: Case[] = [
         "To multiply 27 × 453, I'll work through this step by step:\n\n    453\n  × 27\n  -----\n   3171  (7 × 453)\n   9060  (20 × 453)\n  -----\n  12231\n\nTherefore, 27 × 453 = 12,231",
     },
   },
-  // A tool the client never offered: no text at all, which callers report as such.
-  { payload: 'anthropic-thinking-tool-use.sse', call: 'chat', outcome: { reply: '' } },
+  // No text at all (the CLI reports that as such), and one tool call whose input came in pieces.
+  {
+    payload: 'anthropic-thinking-tool-use.sse',
+    call: 'chat',
+    outcome: {
+      reply: '',
+      stopReason: 'tool_use',
+      toolUses: [
+        { kind: 'call', id: 'toolu_01Js4AMfx5qpTLhwTusnvT68', name: 'weather', input: { location: 'Florence, Italy' } },
+      ],
+      usage: { input_tokens: 424, output_tokens: 119 },
+    },
+  },
   {
     payload: 'anthropic-usage-omitted.sse',
     call: 'chat',
@@ -251,9 +262,12 @@ if (real !== undefined) {
         }
         if (!result.ok) throw result.error;
         if ('reply' in outcome) {
-          const value = result.value as { text: string; usage?: object };
+          const value = result.value as { text: string; usage?: object; stopReason?: string; toolUses?: ToolUse[] };
           expect(value.text).toBe(outcome.reply);
           if (outcome.usage !== undefined) expect(value.usage).toMatchObject(outcome.usage);
+          if (outcome.stopReason !== undefined) expect(value.stopReason).toBe(outcome.stopReason);
+          // Every reply of the messages operation says which tool calls it made, none included.
+          if (call === 'chat') expect(value.toolUses).toEqual(outcome.toolUses ?? []);
           return;
         }
         const { images } = result.value as { images: GeneratedImage[] };

@@ -1,8 +1,12 @@
 import { NoOutputError, REFUSAL_STOP_REASON, SafetyStopError } from './errors.js';
+import { ReplyBlocks } from './reply-blocks.js';
 import type { FinalMessage, MessageStreamEvent, StopReason, Usage } from './types.js';
 
 export interface MessageStream extends AsyncIterable<MessageStreamEvent> {
-  /** Consumes the stream, yielding only reply text (thinking, JSON and signature deltas are skipped). */
+  /**
+   * Consumes the stream, yielding only reply text (thinking, JSON and signature
+   * deltas are skipped): tool calls are in `finalMessage()`.
+   */
   textDeltas(): AsyncIterable<string>;
   /**
    * Consumes what is left and resolves with the whole reply; rejects with the
@@ -32,6 +36,7 @@ export class AccumulatingMessageStream implements MessageStream {
   #stopReason: StopReason | null = null;
   #stopExplanation: string | undefined;
   #usage: Usage = {};
+  readonly #blocks = new ReplyBlocks();
 
   constructor(source: AsyncIterable<MessageStreamEvent>) {
     this.#source = source;
@@ -54,7 +59,15 @@ export class AccumulatingMessageStream implements MessageStream {
   async finalMessage(): Promise<FinalMessage> {
     for await (const event of this) void event;
     if (this.#failure !== undefined) throw this.#failure.error;
-    return { id: this.#id, model: this.#model, text: this.#text, stopReason: this.#stopReason, usage: this.#usage };
+    return {
+      id: this.#id,
+      model: this.#model,
+      text: this.#text,
+      stopReason: this.#stopReason,
+      usage: this.#usage,
+      toolUses: this.#blocks.toolUses(),
+      content: this.#blocks.content(),
+    };
   }
 
   async *#run(): AsyncGenerator<MessageStreamEvent, void, undefined> {
@@ -71,6 +84,7 @@ export class AccumulatingMessageStream implements MessageStream {
   }
 
   #accumulate(event: MessageStreamEvent): void {
+    this.#blocks.add(event);
     switch (event.type) {
       case 'message_start':
         this.#id = event.message.id;

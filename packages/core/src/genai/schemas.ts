@@ -73,7 +73,15 @@ export const MessagesErrorBodySchema = z.looseObject({
 // Counts may be null or missing (`message_start` from some gateways has no usage at all).
 const UsageSchema = lenient(z.record(z.string(), z.unknown()));
 
-const ContentBlockSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
+// A tool call without its id or name could not be answered: an event we cannot read.
+const ContentBlockSchema = z
+  .looseObject({
+    type: z.string(),
+    text: z.string().optional(),
+    id: z.string().optional(),
+    name: z.string().optional(),
+  })
+  .refine((block) => block.type !== 'tool_use' || (block.id !== undefined && block.name !== undefined));
 
 const StopReasonSchema = z.string().nullable().catch(null);
 

@@ -104,13 +104,65 @@ export interface InputImage {
 
 // ---- messages request ------------------------------------------------------------
 
+/** The image types the messages operation accepts. */
+export const MESSAGE_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+export type MessageImageType = (typeof MESSAGE_IMAGE_TYPES)[number];
+
+export interface TextBlockParam {
+  type: 'text';
+  text: string;
+}
+
+export interface ImageBlockParam {
+  type: 'image';
+  /** Base64 without a data-URL prefix, of an image whose bytes really are `media_type`. */
+  source: { type: 'base64'; media_type: MessageImageType; data: string };
+}
+
+export interface DocumentBlockParam {
+  type: 'document';
+  source: { type: 'base64'; media_type: 'application/pdf'; data: string };
+  /** The file's name, shown to the model with the document. */
+  title?: string;
+}
+
+export interface ToolUseBlockParam {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface ToolResultBlockParam {
+  type: 'tool_result';
+  tool_use_id: string;
+  content?: string | Array<TextBlockParam | ImageBlockParam>;
+  /** The call was refused or failed; `content` says why. */
+  is_error?: boolean;
+}
+
 export type MessageContentBlock =
-  | { type: 'text'; text: string }
-  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
+  | TextBlockParam
+  | ImageBlockParam
+  | DocumentBlockParam
+  | ToolUseBlockParam
+  | ToolResultBlockParam;
 
 export interface MessageParam {
   role: 'user' | 'assistant';
   content: string | MessageContentBlock[];
+}
+
+/** A tool the model may call; `input_schema` is a JSON Schema of an object. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: {
+    type: 'object';
+    properties?: Record<string, unknown>;
+    required?: string[];
+    [key: string]: unknown;
+  };
 }
 
 export interface MessagesRequest {
@@ -122,6 +174,8 @@ export interface MessagesRequest {
   top_p?: number;
   top_k?: number;
   stop_sequences?: string[];
+  tools?: ToolDefinition[];
+  /** An opaque per-user identifier (never the platform's own ID). */
   metadata?: { user_id?: string };
 }
 
@@ -157,7 +211,14 @@ export type MessageStreamEvent =
   | {
       type: 'content_block_start';
       index?: number | undefined;
-      content_block: { type: string; text?: string | undefined; [key: string]: unknown };
+      /** A `tool_use` block always has its `id` and `name`. */
+      content_block: {
+        type: string;
+        text?: string | undefined;
+        id?: string | undefined;
+        name?: string | undefined;
+        [key: string]: unknown;
+      };
     }
   | {
       type: 'content_block_delta';
@@ -182,11 +243,28 @@ export type MessageStreamEvent =
   | { type: 'message_stop' }
   | { type: 'ping' };
 
+/**
+ * A tool call the model made. Its input arrives as JSON in pieces; `invalid`
+ * when the pieces do not add up to a JSON object, so the caller can answer
+ * with an error `tool_result` instead of failing the reply.
+ */
+export type ToolUse =
+  | { kind: 'call'; id: string; name: string; input: Record<string, unknown> }
+  | { kind: 'invalid'; id: string; name: string; rawInput: string; problem: string };
+
 /** What a finished stream adds up to. */
 export interface FinalMessage {
   id: string;
   model: string;
+  /** The reply's text, every text block joined. */
   text: string;
   stopReason: StopReason | null;
   usage: Usage;
+  /** The tool calls, in the order of their blocks. */
+  toolUses: ToolUse[];
+  /**
+   * The reply as the assistant turn of a follow-up request (text and tool_use
+   * blocks in order; thinking is left out, an invalid tool input sent as `{}`).
+   */
+  content: Array<TextBlockParam | ToolUseBlockParam>;
 }
