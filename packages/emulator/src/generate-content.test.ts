@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASPECT_RATIOS } from './images.js';
 import { startEmulator } from './server.js';
 import type { Emulator } from './server.js';
-import { postJson, readUntilCut, rgbPixels } from './test-support.js';
+import { postJson, readUntilCut, rgbPixels } from './http-test-client.js';
 
 const KEY = 'test-key';
 const TEXT = { 'x-goog-api-key': KEY };
