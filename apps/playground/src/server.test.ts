@@ -4,6 +4,7 @@ import { createLogger } from '@genbot/core/log';
 import { startDiscordFake, startSlackFake, type DiscordFake, type SlackFake } from '@genbot/fakes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withMentions } from './actions.js';
+import { SLASH_COMMANDS } from '@genbot/slack-bot';
 import { startPlayground, type Playground } from './server.js';
 import { LIMIT_WORDS } from './limits.js';
 import { blocksText, discordButtons, slackButtons, type PlaygroundSnapshot } from './snapshot.js';
@@ -193,10 +194,14 @@ describe('the playground server', () => {
       },
     });
     expect(slack.deliveries.length).toBe(before);
-    expect(await post('/api/slack/commands', { command: '/imagine', text: 'x' })).toEqual({
-      status: 200,
-      json: { acknowledged: true },
-    });
+    // Every command the Slack bot declares reaches it, /usage as much as /imagine.
+    for (const command of SLASH_COMMANDS) {
+      expect(await post('/api/slack/commands', { command, text: 'x' })).toEqual({
+        status: 200,
+        json: { acknowledged: true },
+      });
+    }
+    expect(SLASH_COMMANDS).toContain('/usage');
   });
 
   it('checks its input and says what fits, in words', async () => {
