@@ -88,7 +88,12 @@ describe('resolveResultAction', () => {
     const { resolved, outcome, surface, images } = await run('reroll', 'gen');
     expect(outcome).toBe('done');
     expect(resolved.ok && resolved.lineage).toMatchObject({ origin: 'generated', undo: false });
-    expect(images.requests).toEqual([{ prompt: 'a lighthouse at dawn', aspectRatio: '16:9' }]);
+    // A seed of its own, so a service that answers a request the same way every time draws another picture.
+    expect(images.requests).toEqual([
+      { prompt: 'a lighthouse at dawn', aspectRatio: '16:9', seed: expect.any(Number) },
+    ]);
+    const again = await run('reroll', 'gen');
+    expect(again.images.requests[0]?.seed).not.toBe(images.requests[0]?.seed);
     expect(surface.uploads[0]?.comment).toBe('🎲 “a lighthouse at dawn” · re-roll');
     expect(surface.uploads[0]?.target).toEqual(target);
   });
@@ -103,6 +108,7 @@ describe('resolveResultAction', () => {
     });
     expect(surface.downloads).toEqual(['posted:F-gen-0']);
     expect(images.requests[0]?.prompt).toBe('make it blue');
+    expect(images.requests[0]?.seed).toEqual(expect.any(Number));
     // The store numbers the new version as it is recorded; the result's text names it.
     expect(resolved.ok && resolved.lineage.comment?.([4])).toBe('🖌️ v4 · from v1 · “make it blue”');
   });
@@ -116,6 +122,9 @@ describe('resolveResultAction', () => {
     });
     expect(surface.downloads).toEqual(['posted:F-edit-0']);
     expect(images.requests[0]?.prompt).toBe(copy.variationInstruction);
+    const again = await run('vary', 'edit');
+    expect(images.requests[0]?.seed).toEqual(expect.any(Number));
+    expect(again.images.requests[0]?.seed).not.toBe(images.requests[0]?.seed);
     expect(resolved.ok && resolved.lineage.comment?.([4])).toBe('🔀 v4 · from v2 · variation');
     expect(resolved.ok && resolved.lineage.comment?.([4, 5])).toBe('🔀 v4, v5 · from v2 · variation');
     expect(surface.texts()).toEqual(['🔀 Done: 1 variation of v2.']);

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from '../chat/deps.js';
 import { editImage } from '../chat/edit-image.js';
@@ -13,6 +14,12 @@ export type ResolvedAction =
   | { ok: false; answer: string };
 
 const keyOf = (version: ImageVersion): ImageVersionKey => ({ jobId: version.jobId, index: version.index });
+
+/**
+ * The service's seed for a Re-roll or a Vary, new for each press: the request is otherwise the one
+ * that made the version, and a deterministic service (the emulator) would answer it with the same image.
+ */
+const freshSeed = (): number => randomInt(2 ** 31);
 
 /** Where a version can be downloaded again; undefined for one that never finished posting. */
 function attachmentOf(surface: ChatSurface, version: ImageVersion): AttachmentRef | undefined {
@@ -55,6 +62,7 @@ export async function resolveResultAction(
     source: ImageVersion,
     lineage: VersionLineage,
     presentation: Parameters<typeof editImage>[3] = {},
+    seed?: number,
   ): ResolvedAction => {
     const attachment = attachmentOf(surface, source);
     if (attachment === undefined) return gone;
@@ -63,7 +71,7 @@ export async function resolveResultAction(
       lineage,
       run: (deps, signal) =>
         editImage(
-          { target, instruction: lineage.prompt, candidates: [attachment], userId },
+          { target, instruction: lineage.prompt, candidates: [attachment], userId, seed },
           deps,
           signal,
           presentation,
@@ -73,6 +81,7 @@ export async function resolveResultAction(
 
   switch (kind) {
     case 'reroll': {
+      const seed = freshSeed();
       if (shown.origin === 'generated') {
         const lineage: VersionLineage = {
           origin: 'generated',
@@ -85,7 +94,7 @@ export async function resolveResultAction(
           ok: true,
           lineage,
           run: (deps, signal) =>
-            imagine({ target, prompt: shown.prompt, aspectRatio: shown.aspectRatio, userId }, deps, signal, {
+            imagine({ target, prompt: shown.prompt, aspectRatio: shown.aspectRatio, userId, seed }, deps, signal, {
               comment: copy.rerollComment(shown.prompt),
             }),
         };
@@ -104,7 +113,7 @@ export async function resolveResultAction(
             ? copy.variedComment(numbers, source.number)
             : copy.editedComment(numbers, source.number, shown.prompt),
       };
-      return edit(source, lineage, varied ? { words: varyWords(source.number) } : undefined);
+      return edit(source, lineage, varied ? { words: varyWords(source.number) } : {}, seed);
     }
     case 'vary': {
       const lineage: VersionLineage = {
@@ -115,7 +124,7 @@ export async function resolveResultAction(
         undo: true,
         comment: (numbers) => copy.variedComment(numbers, pressed.number),
       };
-      return edit(pressed, lineage, { words: varyWords(pressed.number) });
+      return edit(pressed, lineage, { words: varyWords(pressed.number) }, freshSeed());
     }
     case 'edit': {
       const instruction = input.instruction?.trim() ?? '';
