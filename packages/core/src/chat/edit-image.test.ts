@@ -50,7 +50,7 @@ describe('editImage', () => {
     expect(await editImage({ target, instruction: 'brighter', candidates }, deps(surface, model))).toBe('done');
     expect(surface.downloads).toEqual(['second']);
     expect(model.sent.map((image) => image.mimeType)).toEqual(['image/png']);
-    expect(surface.uploads[0]?.files[0]?.name).toBe('photo-brighter-1.png');
+    expect(surface.uploads[0]?.files[0]?.name).toMatch(/^photo-brighter-1-[0-9a-f]{6}\.png$/);
   });
 
   it('says there is no image to edit, sending nothing', async () => {

@@ -82,7 +82,9 @@ export function editImage(
           { prompt: instruction, image, ...(input.seed === undefined ? {} : { seed: input.seed }) },
           jobSignal === undefined ? {} : { signal: jobSignal },
         ),
-      stem: imageFileStem({ prompt: instruction, sourceName: picked.ok ? picked.source.name : undefined }),
+      stem:
+        presentation.stem ??
+        imageFileStem({ prompt: instruction, sourceName: picked.ok ? picked.source.name : undefined }),
       comment: presentation.comment ?? copy.editComment(instruction),
     },
     deps,

@@ -27,6 +27,8 @@ export interface ImageJobWords {
 export interface ImageJobPresentation {
   words?: Partial<ImageJobWords> | undefined;
   comment?: string | undefined;
+  /** The files' stem (`imageFileStem`), for a result a button asked for: named after its version, not its instruction. */
+  stem?: string | undefined;
 }
 
 /** The input a job generates from: ready, or the short answer that refuses the job instead. */

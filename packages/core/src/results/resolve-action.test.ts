@@ -128,11 +128,14 @@ describe('resolveResultAction', () => {
     expect(resolved.ok && resolved.lineage.comment?.([4])).toBe('🔀 v4 · from v2 · variation');
     expect(resolved.ok && resolved.lineage.comment?.([4, 5])).toBe('🔀 v4, v5 · from v2 · variation');
     expect(surface.texts()).toEqual(['🔀 Done: 1 variation of v2.']);
+    // Named after what the tree began with and the version varied, not the instruction sent for it.
+    expect(surface.uploads[0]?.files[0]?.name).toMatch(/^a-lighthouse-at-dawn-v2-variation-1-[0-9a-f]{6}\.png$/);
   });
 
   it('edits the pressed version with the form’s instruction, showing the lineage', async () => {
-    const { resolved, outcome } = await run('edit', 'vary', 'make it red');
+    const { resolved, outcome, surface } = await run('edit', 'vary', 'make it red');
     expect(outcome).toBe('done');
+    expect(surface.uploads[0]?.files[0]?.name).toMatch(/^a-lighthouse-at-dawn-v3-make-it-red-1-[0-9a-f]{6}\.png$/);
     expect(resolved.ok && resolved.lineage).toMatchObject({ origin: 'edited', parent: { jobId: 'vary', index: 0 } });
     expect(resolved.ok && resolved.lineage.comment?.([4])).toBe('🖌️ v4 · from v3 · “make it red”');
   });
@@ -148,6 +151,7 @@ describe('resolveResultAction', () => {
     });
     expect(surface.downloads).toEqual(['posted:F-edit-0']);
     expect(surface.uploads[0]?.comment).toBe('↩️ v2 again · undo of v3');
+    expect(surface.uploads[0]?.files[0]?.name).toMatch(/^a-lighthouse-at-dawn-v2-1-[0-9a-f]{6}\.png$/);
   });
 
   it('treats an undo’s result as the version it shows: Undo goes one further back, Re-roll repeats its edit', async () => {

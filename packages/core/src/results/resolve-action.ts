@@ -4,6 +4,7 @@ import type { ChatDeps, ChatOutcome } from '../chat/deps.js';
 import { editImage } from '../chat/edit-image.js';
 import { imagine } from '../chat/imagine.js';
 import { restoreImage } from '../chat/restore-image.js';
+import { imageFileStem } from '../files/file-names.js';
 import type { AttachmentRef, ChatSurface, ResultAction } from '../surface/surface.js';
 import { type ImageVersion, type ImageVersionKey, type ImageVersionStore, isPosted } from '../store/index.js';
 import type { ResultActionInput, VersionLineage } from './lineage.js';
@@ -20,6 +21,24 @@ const keyOf = (version: ImageVersion): ImageVersionKey => ({ jobId: version.jobI
  * that made the version, and a deterministic service (the emulator) would answer it with the same image.
  */
 const freshSeed = (): number => randomInt(2 ** 31);
+
+/** Parents followed at most to find what a tree's images began with: trees are far shallower. */
+const MAX_ANCESTORS = 100;
+
+/**
+ * What a version's tree began with: the prompt of its first version (or, for an edit of an image the
+ * bot did not make, that edit's instruction). A button's result is named after it, not after the
+ * instruction the bot sends for a variation.
+ */
+async function treePrompt(versions: ImageVersionStore, version: ImageVersion): Promise<string> {
+  let current = version;
+  for (let hops = 0; current.parent !== undefined && hops < MAX_ANCESTORS; hops++) {
+    const parent = await versions.get(current.parent);
+    if (parent === undefined) break;
+    current = parent;
+  }
+  return current.prompt;
+}
 
 /** Where a version can be downloaded again; undefined for one that never finished posting. */
 function attachmentOf(surface: ChatSurface, version: ImageVersion): AttachmentRef | undefined {
@@ -57,6 +76,8 @@ export async function resolveResultAction(
     pressed.origin === 'restored' && pressed.parent !== undefined ? await versions.get(pressed.parent) : pressed;
   if (shown === undefined) return gone;
   const { target, userId } = input;
+  const prompt = await treePrompt(versions, shown);
+  const stem = (version: ImageVersion, change?: string) => imageFileStem({ prompt, version: version.number, change });
 
   const edit = (
     source: ImageVersion,
@@ -113,7 +134,9 @@ export async function resolveResultAction(
             ? copy.variedComment(numbers, source.number)
             : copy.editedComment(numbers, source.number, shown.prompt),
       };
-      return edit(source, lineage, varied ? { words: varyWords(source.number) } : {}, seed);
+      const change = varied ? copy.variationFileWord : shown.prompt;
+      const words = varied ? { words: varyWords(source.number) } : {};
+      return edit(source, lineage, { ...words, stem: stem(source, change) }, seed);
     }
     case 'vary': {
       const lineage: VersionLineage = {
@@ -124,7 +147,8 @@ export async function resolveResultAction(
         undo: true,
         comment: (numbers) => copy.variedComment(numbers, pressed.number),
       };
-      return edit(pressed, lineage, { words: varyWords(pressed.number) }, freshSeed());
+      const presentation = { words: varyWords(pressed.number), stem: stem(pressed, copy.variationFileWord) };
+      return edit(pressed, lineage, presentation, freshSeed());
     }
     case 'edit': {
       const instruction = input.instruction?.trim() ?? '';
@@ -137,7 +161,7 @@ export async function resolveResultAction(
         undo: true,
         comment: (numbers) => copy.editedComment(numbers, pressed.number, instruction),
       };
-      return edit(pressed, lineage);
+      return edit(pressed, lineage, { stem: stem(pressed, instruction) });
     }
     case 'undo': {
       if (shown.parent === undefined) return { ok: false, answer: copy.nothingToUndo };
@@ -157,7 +181,7 @@ export async function resolveResultAction(
       return {
         ok: true,
         lineage,
-        run: (deps, signal) => restoreImage({ target, source: attachment, comment }, deps, signal),
+        run: (deps, signal) => restoreImage({ target, source: attachment, comment, stem: stem(earlier) }, deps, signal),
       };
     }
   }
