@@ -1,4 +1,4 @@
-import { describeError, type ErrorDescription } from '../genai/describe-error.js';
+import { describeError, type ErrorDescription, isExpectedFailure } from '../genai/describe-error.js';
 import { releaseBytes } from '../genai/owned-bytes.js';
 import type { GeneratedImage } from '../genai/types.js';
 import { JobRejectedError } from '../scheduling/job-rejected-error.js';
@@ -183,7 +183,8 @@ async function endFailed<T>(
     await told;
     return 'rejected';
   }
-  deps.logger.error({ err: error }, `${job.name} failed`);
+  if (isExpectedFailure(error)) deps.logger.warn({ reason: error.message }, `${job.name} refused`);
+  else deps.logger.error({ err: error }, `${job.name} failed`);
   await progress?.finish(job.words.failed(describeError(error)));
   return 'failed';
 }
