@@ -96,7 +96,7 @@ function marks(random: () => number, width: number, height: number): Buffer {
     const r = Math.round((0.08 + random() * 0.14) * Math.min(width, height));
     const [x, y] = [Math.round(random() * width), Math.round(random() * height)];
     const fill = `rgb(${Math.floor(random() * 256)},${Math.floor(random() * 256)},${Math.floor(random() * 256)})`;
-    return `<circle cx="${x}" cy="${y}" r="${r}" fill="${fill}" fill-opacity="0.55"/>`;
+    return `<circle cx="${x}" cy="${y}" r="${r}" fill="${fill}" fill-opacity="0.7"/>`;
   });
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${circles.join('')}</svg>`,
@@ -109,7 +109,7 @@ function apply(image: Sharp, plan: EditPlan, random: () => number): Sharp {
   if (plan.flip) edited = edited.flip();
   if (plan.mirror) edited = edited.flop();
   // A variation moves the hues a little as well as adding details, so it shows at a glance.
-  const hue = plan.seededChange ? Math.round((random() < 0.5 ? -1 : 1) * (25 + random() * 35)) : 0;
+  const hue = plan.seededChange ? Math.round((random() < 0.5 ? -1 : 1) * (70 + random() * 60)) : 0;
   if (plan.brightness !== 1 || plan.saturation !== 1 || hue !== 0)
     edited = edited.modulate({ brightness: plan.brightness, saturation: plan.saturation, hue });
   if (plan.tint !== undefined) edited = edited.tint(plan.tint);
