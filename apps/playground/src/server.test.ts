@@ -148,6 +148,23 @@ describe('the playground server', () => {
     }
   });
 
+  it('serves every module the page imports, one file per pane and part', async () => {
+    const seen = new Set<string>();
+    const pending = ['app.js'];
+    for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
+      if (seen.has(path)) continue;
+      seen.add(path);
+      const response = await fetch(new URL(path, playground.url));
+      expect(response.status, path).toBe(200);
+      const source = await response.text();
+      for (const [, imported] of source.matchAll(/^import .* from '\.\/([\w-]+\.js)';$/gm))
+        pending.push(imported ?? '');
+    }
+    expect(seen).toContain('slack-pane.js');
+    expect(seen).toContain('discord-pane.js');
+    expect(seen.size).toBeGreaterThan(8);
+  });
+
   it('posts a Slack message as the person, with the mention and an attached image', async () => {
     const answer = await post('/api/slack/messages', {
       text: '@genbot what is this?',
