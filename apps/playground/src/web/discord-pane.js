@@ -101,7 +101,7 @@ export function DiscordPane({ data, disabled, idleWords }) {
     const command = parseCommand(text);
     const channelId = thread ? thread.id : undefined;
     const after = shown.filter((m) => m.id !== undefined).at(-1)?.id;
-    scroll.toBottom();
+    scroll.follow();
     if (command && !file) {
       const options = {};
       const known = data.commands.find((c) => c.name === command.name);
@@ -149,6 +149,7 @@ export function DiscordPane({ data, disabled, idleWords }) {
 
   async function act(path, body) {
     const after = shown.filter((m) => m.id !== undefined).at(-1)?.id;
+    scroll.follow();
     try {
       await post(path, { ...body, user: person, ...(thread ? { channelId: thread.id } : {}) });
     } catch (err) {
@@ -158,7 +159,7 @@ export function DiscordPane({ data, disabled, idleWords }) {
 
   const press = (message, button) => act('/api/discord/press', { messageId: message.id, customId: button.id });
   const runApp = (message, name) => act('/api/discord/message-commands', { messageId: message.id, name });
-  const forms = useForms(data.forms, person);
+  const forms = useForms('discord', data.forms, person);
 
   return html`<section class="pane discord" aria-label="Discord" data-testid="discord-pane">
     <header class="pane-header">
@@ -212,7 +213,10 @@ export function DiscordPane({ data, disabled, idleWords }) {
     ${
       forms.form
         ? html`<${FormDialog} key=${forms.form.id} form=${forms.form} onClose=${() => forms.close(forms.form.id)}
-            onSubmit=${(values) => post('/api/discord/forms', { id: forms.form.id, values, user: person })} />`
+            onSubmit=${(values) => {
+              scroll.follow();
+              return post('/api/discord/forms', { id: forms.form.id, values, user: person });
+            }} />`
         : null
     }
   </section>`;

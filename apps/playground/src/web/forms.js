@@ -61,9 +61,17 @@ export function FormDialog({ form, onSubmit, onClose }) {
   </div>`;
 }
 
-/** The open form for the person typing, unless they closed it here. */
-export function useForms(forms, person) {
+/**
+ * Forms already open when this page loaded, per platform: a form belongs to the page that opened
+ * it, and like Slack's and Discord's own dialogs it is gone after a reload.
+ */
+const openAtLoad = new Map();
+
+/** The open form for the person typing, unless they closed it here or it was open before the page loaded. */
+export function useForms(platform, forms, person) {
+  if (!openAtLoad.has(platform)) openAtLoad.set(platform, new Set(forms.map((f) => f.id)));
+  const stale = openAtLoad.get(platform);
   const [closed, setClosed] = useState([]);
-  const form = forms.find((f) => f.person === person && !closed.includes(f.id));
+  const form = forms.find((f) => f.person === person && !closed.includes(f.id) && !stale.has(f.id));
   return { form, close: (id) => setClosed((list) => [...list, id]) };
 }

@@ -5,11 +5,14 @@ import { html } from './html.js';
 /**
  * Keeps a message list scrolled to the bottom while the person is there; when they scrolled up,
  * `unseen` says that something new arrived below. `view` names what is shown (a channel, a
- * thread): another view starts at its bottom.
+ * thread): another view starts at its bottom. After `follow()` (the person sent, pressed or
+ * submitted something) the list follows what arrives, whatever moves in between (a progress
+ * message deleted, an image decoded), until the person scrolls up themselves.
  */
 export function useStickToBottom(view, content) {
   const ref = useRef(null);
   const stuck = useRef(true);
+  const following = useRef(false);
   const [unseen, setUnseen] = useState(false);
   // Where the list is now, before this render changes it: scroll events arrive a frame late.
   const el = ref.current;
@@ -20,11 +23,15 @@ export function useStickToBottom(view, content) {
     setUnseen(false);
     if (el) el.scrollTop = el.scrollHeight;
   };
+  const follow = () => {
+    following.current = true;
+    toBottom();
+  };
   useLayoutEffect(toBottom, [view]);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    if (stuck.current) el.scrollTop = el.scrollHeight;
+    if (stuck.current || following.current) el.scrollTop = el.scrollHeight;
     else setUnseen(true);
   }, [content]);
   // Images change the height once decoded: follow them down too (load does not bubble; capture it).
@@ -32,18 +39,23 @@ export function useStickToBottom(view, content) {
     const el = ref.current;
     if (!el) return undefined;
     const onLoad = () => {
-      if (stuck.current) el.scrollTop = el.scrollHeight;
+      if (stuck.current || following.current) el.scrollTop = el.scrollHeight;
     };
     el.addEventListener('load', onLoad, true);
     return () => el.removeEventListener('load', onLoad, true);
   }, []);
+  const last = useRef({ top: 0, height: 0 });
   const onScroll = () => {
     const el = ref.current;
     if (!el) return;
+    // Moving up over content that did not shrink is the person reading back: stop following then.
+    // A list that shrank (a progress message gone) moves up by itself, and keeps following.
+    if (el.scrollTop < last.current.top && el.scrollHeight >= last.current.height) following.current = false;
+    last.current = { top: el.scrollTop, height: el.scrollHeight };
     stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
     if (stuck.current) setUnseen(false);
   };
-  return { ref, onScroll, unseen, toBottom };
+  return { ref, onScroll, unseen, toBottom, follow };
 }
 
 /** The message list with its "new messages" marker. */

@@ -102,7 +102,7 @@ export function SlackPane({ data, disabled, idleWords }) {
   async function send({ text, file, ratio }) {
     const command = parseCommand(text);
     const after = shown.filter((m) => m.ts !== undefined).at(-1)?.ts;
-    scroll.toBottom();
+    scroll.follow();
     try {
       if (command && !file) {
         if (command.name === 'imagine' && ratio && !/--ar\s/.test(command.rest)) command.rest += ` --ar ${ratio}`;
@@ -142,6 +142,7 @@ export function SlackPane({ data, disabled, idleWords }) {
 
   async function press(message, button) {
     const after = shown.filter((m) => m.ts !== undefined).at(-1)?.ts;
+    scroll.follow();
     try {
       await post('/api/slack/press', { ts: message.ts, actionId: button.id, user: person });
     } catch (err) {
@@ -149,7 +150,7 @@ export function SlackPane({ data, disabled, idleWords }) {
     }
   }
 
-  const forms = useForms(data.forms, person);
+  const forms = useForms('slack', data.forms, person);
 
   return html`<section class="pane slack" aria-label="Slack" data-testid="slack-pane">
     <header class="pane-header">
@@ -187,7 +188,10 @@ export function SlackPane({ data, disabled, idleWords }) {
     ${
       forms.form
         ? html`<${FormDialog} key=${forms.form.id} form=${forms.form} onClose=${() => forms.close(forms.form.id)}
-            onSubmit=${(values) => post('/api/slack/forms', { id: forms.form.id, values, user: person })} />`
+            onSubmit=${(values) => {
+              scroll.follow();
+              return post('/api/slack/forms', { id: forms.form.id, values, user: person });
+            }} />`
         : null
     }
   </section>`;
