@@ -4,7 +4,7 @@ import { createLogger } from '@genbot/core/log';
 import { startDiscordFake, startSlackFake, type DiscordFake, type SlackFake } from '@genbot/fakes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withMentions } from './actions.js';
-import { SLASH_COMMANDS } from '@genbot/slack-bot';
+import { SLASH_COMMANDS } from '@genbot/slack-bot/registrations';
 import { startPlayground, type Playground } from './server.js';
 import { LIMIT_WORDS } from './limits.js';
 import { blocksText, discordButtons, slackButtons, type PlaygroundSnapshot } from './snapshot.js';

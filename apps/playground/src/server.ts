@@ -1,6 +1,6 @@
 import type { Logger } from '@genbot/core/log';
 import type { DiscordFake, SlackFake } from '@genbot/fakes';
-import { SLASH_COMMANDS } from '@genbot/slack-bot';
+import { SLASH_COMMANDS } from '@genbot/slack-bot/registrations';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { serveAssets } from './assets.js';

@@ -6,7 +6,6 @@ export {
   type SlackStreaming,
   type SlackWebConfig,
 } from './config.js';
-export { SLASH_COMMANDS } from './registrations.js';
 export { startSlackBot, type SlackBot, type SlackBotOptions } from './slack-bot.js';
 export type { SlackJobs } from './handlers/context.js';
 export { connectSlackSurfaces } from './worker-surfaces.js';
