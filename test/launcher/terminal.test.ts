@@ -47,25 +47,31 @@ describe('logs at a terminal and elsewhere', () => {
   it('genbot on a terminal writes human log lines and not one JSON object', async () => {
     const terminal = onTerminal(
       `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} text hello`,
-      cleanEnv(),
+      { ...cleanEnv(), LOG_LEVEL: 'info' },
       EMPTY_DIR,
     );
     expect((await terminal.exited).code).toBe(0);
     const shown = screen(terminal);
+    // The emulator is the documented default: said at info, never a warning.
     expect(shown).toMatch(
-      /^\[[\d:.]+\] WARN: GENAI_BASE_URL is unset: using the offline emulator at http:\S+ url=http:\S+$/m,
+      /^\[[\d:.]+\] INFO: GENAI_BASE_URL is unset: using the offline emulator at http:\S+ url=http:\S+$/m,
     );
+    expect(shown).not.toMatch(/WARN/);
     expect(shown).toMatch(/You said/);
     expect(shown).not.toMatch(/[{}]/);
   });
 
   it('the same command through a pipe writes its log as JSON lines', async () => {
-    const genbot = spawnGenbot(['text', 'hello']);
+    const genbot = spawnGenbot(['text', 'hello'], { LOG_LEVEL: 'info' });
     expect((await genbot.exited).code).toBe(0);
     const lines = genbot.stderr().trim().split('\n');
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
-      expect.objectContaining({ level: 40, msg: expect.stringMatching(/^GENAI_BASE_URL is unset/) }),
+      expect.objectContaining({ level: 30, msg: expect.stringMatching(/^GENAI_BASE_URL is unset/) }),
     ]);
+    // At the command-line client's default level (warn), a plain call writes nothing to stderr.
+    const quiet = spawnGenbot(['text', 'hello']);
+    expect((await quiet.exited).code).toBe(0);
+    expect(quiet.stderr()).toBe('');
   });
 
   it('pnpm start on a terminal: human lines only, and one Ctrl-C lets replies finish and stops cleanly', async () => {

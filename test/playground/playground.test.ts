@@ -570,6 +570,42 @@ describe.skipIf(CHROMIUM === undefined)('the playground page', () => {
     await screenshot(page, 'playground-reply.png');
   });
 
+  it('a pane follows a result its own person asked for, even when scrolled up', { timeout: 90_000 }, async () => {
+    await send(discord, '/imagine a red kite over dunes', { ratio: '1:1' });
+    const v1 = await resultIn(discord, /🎨 “a red kite over dunes”/);
+    for (let i = 1; i <= 8; i += 1) await bobSays('discord', `more filler ${i}\nsecond line\nthird line`);
+    await discord.locator('article.msg', { hasText: 'more filler 8' }).waitFor();
+    await discord.getByRole('log').evaluate((el: { scrollTop: number }) => {
+      el.scrollTop = 0;
+    });
+    await pressOn(v1, 'Re-roll');
+    await resultIn(discord, /“a red kite over dunes” · re-roll/);
+    await expect.poll(() => fromBottom(discord), { timeout: 15_000 }).toBeLessThan(2);
+    expect(await discord.getByRole('button', { name: 'New messages ↓' }).count()).toBe(0);
+  });
+
+  it('a form left open is gone after a reload, as Slack’s and Discord’s own dialogs are', {
+    timeout: 90_000,
+  }, async () => {
+    await send(slack, '/imagine a quiet harbour at noon', { ratio: '1:1' });
+    const result = await resultIn(slack, /🎨 “a quiet harbour at noon”/);
+    await pressOn(result, 'Edit');
+    await slack.getByRole('dialog', { name: /^Edit v\d+$/ }).waitFor({ timeout: 15_000 });
+    await page.reload();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Live$/ })
+      .waitFor({ timeout: 15_000 });
+    await resultIn(slack, /🎨 “a quiet harbour at noon”/);
+    expect(await slack.getByRole('dialog').count()).toBe(0);
+    // A form opened after the reload shows as ever.
+    await pressOn(await resultIn(slack, /🎨 “a quiet harbour at noon”/), 'Edit');
+    const again = slack.getByRole('dialog', { name: /^Edit v\d+$/ });
+    await again.waitFor({ timeout: 15_000 });
+    await again.getByRole('button', { name: 'Cancel' }).click();
+    await again.waitFor({ state: 'detached' });
+  });
+
   it('after the server stops, the page says so and how to start again', async () => {
     const { code } = await genbot.stop(30_000);
     expect(code).toBe(0);

@@ -57,6 +57,8 @@ const channelPlace = z.object({ guild_id: z.string().optional(), parent_id: z.st
  */
 export class ChannelSurface implements ChatSurface {
   readonly limits = discordLimits();
+  /** A result is a message of its own here (its text, images and buttons): the progress message gives way to it. */
+  readonly resultStandsAlone = true;
   readonly #client: Client;
   readonly #selfId: string;
   readonly #fetching = new Map<string, Promise<Channel | null>>();

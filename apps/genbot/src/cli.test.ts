@@ -460,11 +460,13 @@ describe('genbot', { timeout: 30_000 }, () => {
   });
 
   describe('with GENAI_BASE_URL unset', () => {
-    it('starts the emulator in-process and says so on stderr', async () => {
-      const text = await genbot(['text', 'offline please'], { emulated: true });
+    it('starts the emulator in-process, saying so at info (it is the default, not a warning)', async () => {
+      const text = await genbot(['text', 'offline please'], { emulated: true, env: { LOG_LEVEL: 'info' } });
       expect(text.code).toBe(0);
       expect(text.stdout).toMatch(/^You said: "offline please"/);
-      expect(text.stderr).toMatch(/offline emulator at http:\/\/127\.0\.0\.1:\d+/);
+      expect(text.stderr).toMatch(/"level":30,.*offline emulator at http:\/\/127\.0\.0\.1:\d+/);
+      const quiet = await genbot(['text', 'offline please'], { emulated: true });
+      expect(quiet.stderr).toBe('');
       const image = await genbot(['imagine', 'offline fox [format:webp]'], { emulated: true });
       expect(image.code).toBe(0);
       await expectImage(lines(image.stdout)[0] ?? '', 'webp');

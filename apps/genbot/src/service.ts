@@ -38,8 +38,8 @@ export async function openService(service: ServiceConfig, logger: Logger): Promi
     logger: logger.child({ component: 'emulator' }),
   });
   const client = new GenAiClient({ baseUrl: emulator.url, apiKey, logger, ...limits });
-  // Logged at warn, not info: replies are canned and whoever runs this must see that at any default level.
-  logger.warn({ url: emulator.url }, `GENAI_BASE_URL is unset: using the offline emulator at ${emulator.url}`);
+  // Info, not a warning: the emulator is the documented default, and the launcher's summary names it too.
+  logger.info({ url: emulator.url }, `GENAI_BASE_URL is unset: using the offline emulator at ${emulator.url}`);
   return {
     client,
     baseUrl: emulator.url,

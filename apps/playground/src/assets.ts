@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,12 +21,16 @@ function loadAssets(): Map<string, Asset> {
   const htm = dirname(dirname(require.resolve('htm')));
   const js = 'text/javascript; charset=utf-8';
   const read = (path: string) => readFileSync(path, 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/m, '');
+  const web = join(here, 'web');
+  // Every module of the page, one per pane or part, imported by the browser itself.
+  const modules = readdirSync(web)
+    .filter((name) => name.endsWith('.js'))
+    .map((name): [string, Asset] => [`/${name}`, { body: read(join(web, name)), type: js }]);
   return new Map([
-    ['/', { body: read(join(here, 'web', 'index.html')), type: 'text/html; charset=utf-8' }],
-    ['/app.js', { body: read(join(here, 'web', 'app.js')), type: js }],
-    ['/markup.js', { body: read(join(here, 'web', 'markup.js')), type: js }],
+    ['/', { body: read(join(web, 'index.html')), type: 'text/html; charset=utf-8' }],
+    ...modules,
     ['/limits.js', { body: limitsModule(), type: js }],
-    ['/style.css', { body: read(join(here, 'web', 'style.css')), type: 'text/css; charset=utf-8' }],
+    ['/style.css', { body: read(join(web, 'style.css')), type: 'text/css; charset=utf-8' }],
     ['/vendor/preact.js', { body: read(join(preact, 'dist', 'preact.module.js')), type: js }],
     ['/vendor/preact-hooks.js', { body: read(join(preact, 'hooks', 'dist', 'hooks.module.js')), type: js }],
     ['/vendor/htm.js', { body: read(join(htm, 'dist', 'htm.module.js')), type: js }],

@@ -13,9 +13,6 @@ export class PlatformAnswer extends Error {
   }
 }
 
-/** The slash commands the Slack app declares in its manifest (apps/slack-bot/manifest.yml). */
-export const SLACK_APP_COMMANDS: readonly string[] = ['/imagine'];
-
 /** Slack's answer to a slash command no app in the workspace declares. */
 export function slackUnknownCommand(command: string): PlatformAnswer {
   return new PlatformAnswer(

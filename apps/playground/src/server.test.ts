@@ -4,6 +4,7 @@ import { createLogger } from '@genbot/core/log';
 import { startDiscordFake, startSlackFake, type DiscordFake, type SlackFake } from '@genbot/fakes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withMentions } from './actions.js';
+import { SLASH_COMMANDS } from '@genbot/slack-bot/registrations';
 import { startPlayground, type Playground } from './server.js';
 import { LIMIT_WORDS } from './limits.js';
 import { blocksText, discordButtons, slackButtons, type PlaygroundSnapshot } from './snapshot.js';
@@ -147,6 +148,23 @@ describe('the playground server', () => {
     }
   });
 
+  it('serves every module the page imports, one file per pane and part', async () => {
+    const seen = new Set<string>();
+    const pending = ['app.js'];
+    for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
+      if (seen.has(path)) continue;
+      seen.add(path);
+      const response = await fetch(new URL(path, playground.url));
+      expect(response.status, path).toBe(200);
+      const source = await response.text();
+      for (const [, imported] of source.matchAll(/^import .* from '\.\/([\w-]+\.js)';$/gm))
+        pending.push(imported ?? '');
+    }
+    expect(seen).toContain('slack-pane.js');
+    expect(seen).toContain('discord-pane.js');
+    expect(seen.size).toBeGreaterThan(8);
+  });
+
   it('posts a Slack message as the person, with the mention and an attached image', async () => {
     const answer = await post('/api/slack/messages', {
       text: '@genbot what is this?',
@@ -193,10 +211,14 @@ describe('the playground server', () => {
       },
     });
     expect(slack.deliveries.length).toBe(before);
-    expect(await post('/api/slack/commands', { command: '/imagine', text: 'x' })).toEqual({
-      status: 200,
-      json: { acknowledged: true },
-    });
+    // Every command the Slack bot declares reaches it, /usage as much as /imagine.
+    for (const command of SLASH_COMMANDS) {
+      expect(await post('/api/slack/commands', { command, text: 'x' })).toEqual({
+        status: 200,
+        json: { acknowledged: true },
+      });
+    }
+    expect(SLASH_COMMANDS).toContain('/usage');
   });
 
   it('checks its input and says what fits, in words', async () => {

@@ -1,5 +1,6 @@
 import type { Logger } from '@genbot/core/log';
 import type { DiscordFake, SlackFake } from '@genbot/fakes';
+import { SLASH_COMMANDS } from '@genbot/slack-bot/registrations';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { serveAssets } from './assets.js';
@@ -7,7 +8,6 @@ import { errorAnswer } from './errors.js';
 import { listen } from './lifecycle.js';
 import { LiveFeed } from './live-feed.js';
 import { localOnly } from './local-only.js';
-import { SLACK_APP_COMMANDS } from './platform-answers.js';
 import { serveApi } from './routes.js';
 import { discordSnapshot, slackSnapshot, type PlaygroundSnapshot, type ServiceInfo } from './snapshot.js';
 
@@ -21,7 +21,7 @@ export interface PlaygroundOptions {
   logger: Logger;
   /** Shown in the page header; never carries a key. */
   service?: ServiceInfo;
-  /** The slash commands the Slack app declares (default: the manifest's, /imagine). */
+  /** The slash commands the Slack app declares (default: the bot's, which its manifest declares). */
   slackCommands?: readonly string[];
   /** Slack channel shown (default C1, #general). */
   slackChannel?: string;
@@ -82,7 +82,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     discord,
     slackChannel,
     discordChannel,
-    slackCommands: options.slackCommands ?? SLACK_APP_COMMANDS,
+    slackCommands: options.slackCommands ?? SLASH_COMMANDS,
     state: () => feed.current(),
     closing: () => closing,
     changed: () => feed.changed(),

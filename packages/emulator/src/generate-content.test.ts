@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASPECT_RATIOS } from './images.js';
 import { startEmulator } from './server.js';
 import type { Emulator } from './server.js';
-import { postJson, readUntilCut, rgbPixels } from './test-support.js';
+import { postJson, readUntilCut, rgbPixels } from './http-test-client.js';
 
 const KEY = 'test-key';
 const TEXT = { 'x-goog-api-key': KEY };
@@ -344,6 +344,43 @@ describe('image generation', () => {
     const [first, again, other] = [await draw('a red kite'), await draw('a red kite'), await draw('a blue kite')];
     expect(again.equals(first)).toBe(true);
     expect(other.equals(first)).toBe(false);
+  });
+
+  it('draws another picture for another seed (a re-roll), the same for the same seed', async () => {
+    const draw = async (seed: number) =>
+      firstImage(
+        await ok(
+          await postJson(
+            endpoint('gemini-2.5-flash-image'),
+            { ...imageRequest('a red kite'), generationConfig: { responseModalities: ['IMAGE'], seed } },
+            IMAGE,
+          ),
+        ),
+      ).bytes;
+    const [first, again, reroll] = [await draw(1), await draw(1), await draw(2)];
+    expect(again.equals(first)).toBe(true);
+    expect(reroll.equals(first)).toBe(false);
+    const [a, b] = [await rgbPixels(first), await rgbPixels(reroll)];
+    let difference = 0;
+    for (let i = 0; i < a.data.length; i++) difference += Math.abs((a.data[i] ?? 0) - (b.data[i] ?? 0));
+    expect(difference / a.data.length).toBeGreaterThan(10);
+  });
+
+  it('edits differently for another seed (a second variation)', async () => {
+    const input = await sampleImage('png');
+    const vary = async (seed: number) =>
+      firstImage(
+        await ok(
+          await postJson(
+            endpoint('gemini-2.5-flash-image'),
+            editRequest('Make a close variation of this image', input, 'image/png', {
+              generationConfig: { responseModalities: ['IMAGE'], seed },
+            }),
+            IMAGE,
+          ),
+        ),
+      ).bytes;
+    expect((await vary(1)).equals(await vary(2))).toBe(false);
   });
 
   it('makes [mb:N] images of at least N MiB', async () => {

@@ -8,14 +8,8 @@ import type { EmulatorContext, Exchange } from './exchange.js';
 import { applyConnectionFault } from './faults.js';
 import type { Fault } from './faults.js';
 import { sendEndlessJson, sendHugeErrorPage, sendJson, sendTruncatedJson } from './http-io.js';
-import {
-  ASPECT_RATIOS,
-  UndecodableImageError,
-  editImage,
-  generateDraft,
-  generateImage,
-  isAspectRatio,
-} from './images.js';
+import { UndecodableImageError, editImage } from './image-edits.js';
+import { ASPECT_RATIOS, generateDraft, generateImage, isAspectRatio } from './images.js';
 import type { AspectRatio, EncodedImage } from './images.js';
 import { sha256Hex } from './seed.js';
 import { estimateTokens, replyText } from './text.js';
@@ -40,6 +34,7 @@ const GenerateContentRequest = z.looseObject({
       candidateCount: z.number().int().min(1).max(MAX_IMAGES).optional(),
       maxOutputTokens: z.number().int().min(1).optional(),
       imageConfig: z.looseObject({ aspectRatio: z.string().optional() }).optional(),
+      seed: z.number().int().optional(),
     })
     .optional(),
 });
@@ -229,10 +224,13 @@ async function images(
 ): Promise<EncodedImage[][] | GoogleError> {
   const { request, ratio } = validated;
   const candidates = request.generationConfig?.candidateCount ?? 1;
+  // The caller's seed (a re-roll sends a fresh one) picks another picture for the same prompt.
+  const seed = request.generationConfig?.seed;
+  const seedText = seed === undefined ? '' : `~${seed}`;
   const perCandidate = Math.min(Math.max(directives.images ?? 1, 1), MAX_IMAGES);
   if (source) {
     try {
-      const edited = await editImage(source, lastUserText(request.contents), ratio);
+      const edited = await editImage(source, lastUserText(request.contents), { ratio, seed });
       return Array.from({ length: candidates }, () => Array.from({ length: perCandidate }, () => edited));
     } catch (error) {
       if (error instanceof UndecodableImageError) {
@@ -251,7 +249,12 @@ async function images(
     Array.from({ length: candidates }, (_, candidate) =>
       Promise.all(
         Array.from({ length: perCandidate }, (_, index) =>
-          generateImage({ seed: `${allText}#${candidate}.${index}`, ratio: ratio ?? '1:1', format, minBytes }),
+          generateImage({
+            seed: `${allText}#${candidate}.${index}${seedText}`,
+            ratio: ratio ?? '1:1',
+            format,
+            minBytes,
+          }),
         ),
       ),
     ),

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { FormatEnum, Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import type { ImageFormat } from './directives.js';
 import { fillNoise, seededRandom } from './seed.js';
 
@@ -123,69 +123,4 @@ const DRAFT_PIXELS = 64 * 64;
 export async function generateDraft(seed: string, ratio: AspectRatio): Promise<EncodedImage> {
   const spec: ImageSpec = { seed: `draft:${seed}`, ratio, format: 'png', minBytes: 0 };
   return { mimeType: MIME_TYPES.png, data: await render(spec, DRAFT_PIXELS) };
-}
-
-export class UndecodableImageError extends Error {}
-
-/** Output formats an edit can answer in; the input's own format whenever sharp can write it. */
-const EDIT_OUTPUT: Record<string, { mimeType: string; format: keyof FormatEnum | 'avif' }> = {
-  jpeg: { mimeType: 'image/jpeg', format: 'jpeg' },
-  png: { mimeType: 'image/png', format: 'png' },
-  webp: { mimeType: 'image/webp', format: 'webp' },
-  gif: { mimeType: 'image/gif', format: 'gif' },
-  tiff: { mimeType: 'image/tiff', format: 'tiff' },
-  heif: { mimeType: 'image/avif', format: 'avif' },
-};
-
-/**
- * Transforms the input as the instruction asks (greyscale, invert, flip, mirror, rotate, blur;
- * otherwise a tint, so the change is always visible), in the input's own format.
- */
-export async function editImage(
-  input: Buffer,
-  instruction: string,
-  ratio: AspectRatio | undefined,
-): Promise<EncodedImage> {
-  const words = instruction.toLowerCase();
-  try {
-    const metadata = await sharp(input).metadata();
-    const output = EDIT_OUTPUT[metadata.format] ?? { mimeType: 'image/png', format: 'png' };
-    let image = sharp(input);
-    let transformed = false;
-    let [width, height] = [metadata.width, metadata.height];
-    if (/gr[ae]y ?scale|black[ -]and[ -]white|monochrome/.test(words)) {
-      image = image.greyscale();
-      transformed = true;
-    }
-    if (/invert|negative/.test(words)) {
-      image = image.negate({ alpha: false });
-      transformed = true;
-    }
-    if (/\bflip/.test(words)) {
-      image = image.flip();
-      transformed = true;
-    }
-    if (/\bmirror/.test(words)) {
-      image = image.flop();
-      transformed = true;
-    }
-    if (/\brotat/.test(words)) {
-      image = image.rotate(90);
-      [width, height] = [height, width];
-      transformed = true;
-    }
-    if (/\bblur/.test(words)) {
-      image = image.blur(4);
-      transformed = true;
-    }
-    if (!transformed) image = image.tint({ r: 255, g: 120, b: 30 });
-    if (ratio) {
-      const size = dimensionsFor(ratio, width * height);
-      image = image.resize(size.width, size.height, { fit: 'cover' });
-    }
-    const data = await image.toFormat(output.format).toBuffer();
-    return { mimeType: output.mimeType, data };
-  } catch (error) {
-    throw new UndecodableImageError(error instanceof Error ? error.message : String(error));
-  }
 }

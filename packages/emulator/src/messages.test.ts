@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from './server.js';
 import type { Emulator } from './server.js';
-import { parseSse, postJson, readUntilCut } from './test-support.js';
-import type { SseFrame } from './test-support.js';
+import { parseSse, postJson, readUntilCut } from './http-test-client.js';
+import type { SseFrame } from './http-test-client.js';
 
 const KEY = 'anthropic-test-key';
 const HEADERS = { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' };

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from './server.js';
 import type { Emulator } from './server.js';
-import { postJson, readUntilCut } from './test-support.js';
+import { postJson, readUntilCut } from './http-test-client.js';
 
 const MESSAGES = { 'x-api-key': 'k', 'anthropic-version': '2023-06-01' };
 const open: Emulator[] = [];

@@ -25,7 +25,8 @@ const RATE_LIMITED_ROUTE: Record<PlatformFault, { route: string; failNext: numbe
 /** The Discord bot (discord.js) against the Discord fake, as a fault-suite platform. */
 export class DiscordPlatform implements Platform {
   readonly name = 'discord';
-  readonly resultStandsAlone = false;
+  // A command's answer turns into its done line; a mention's result is a channel message of its own.
+  readonly resultStandsAlone = { command: false, mention: true };
   readonly chatModel = CHAT_MODEL;
   readonly imageModel = IMAGE_MODEL;
   readonly h: Harness;

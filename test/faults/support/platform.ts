@@ -36,9 +36,10 @@ export interface Platform {
   readonly name: PlatformName;
   /**
    * Whether a finished image job's progress message gives way to its result
-   * (Slack deletes it), so the job leaves no text of its own beside the images.
+   * (it is deleted), so the job leaves no text of its own beside the images:
+   * for a slash command, and for a mention.
    */
-  readonly resultStandsAlone: boolean;
+  readonly resultStandsAlone: { readonly command: boolean; readonly mention: boolean };
   /** The emulator the bot talks to: its requests show what reached the service. */
   readonly emulator: Emulator;
   /** Model IDs the bot was given. */

@@ -249,10 +249,11 @@ async function runPlayground(
     await service.close().catch(() => undefined);
     throw err;
   }
+  logger.info({ url: local.playground.url }, 'playground ready');
   for (const line of serviceLines(service, core)) say(line);
   say('Slack and Discord: emulated on this machine, both real bots connected');
-  say(`Playground: ${local.playground.url}`);
-  logger.info({ url: local.playground.url }, 'playground ready');
+  // Last, once everything is up, and set apart: the one line to act on, not lost among log lines.
+  say(`\nPlayground: ${local.playground.url}\n`);
   return waitForShutdown({
     triggers,
     stages: [

@@ -1,4 +1,4 @@
-import { describeError } from '../genai/describe-error.js';
+import { describeError, isExpectedFailure } from '../genai/describe-error.js';
 import { NoOutputError, SafetyStopError } from '../genai/errors.js';
 import { JobRejectedError } from '../scheduling/job-rejected-error.js';
 import { stoppedEarly } from '../scheduling/stopped-early.js';
@@ -192,7 +192,8 @@ export async function converse(input: ConverseInput, deps: ChatDeps, signal?: Ab
       await close(deps, writer(), hadText ? copy.replySafetyStop : copy.replyRefused);
       return 'failed';
     }
-    deps.logger.error({ err: error, hadText }, 'conversation stream failed');
+    if (isExpectedFailure(error)) deps.logger.warn({ reason: error.message, hadText }, 'reply refused');
+    else deps.logger.error({ err: error, hadText }, 'conversation stream failed');
     await close(deps, writer(), copy.replyFailed(describeError(error), hadText));
     return 'failed';
   }

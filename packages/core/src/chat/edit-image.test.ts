@@ -7,6 +7,7 @@ import type { ChatDeps } from './deps.js';
 import type { ImageModel } from '../surface/ports.js';
 import { RecordingSurface } from '../../testing/recording-surface.js';
 import { ChannelBudget } from '../rendering/channel-budget.js';
+import { noOutputError } from '../genai/no-output.js';
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const target = { channelId: 'C1', threadId: 'T1' };
@@ -50,7 +51,37 @@ describe('editImage', () => {
     expect(await editImage({ target, instruction: 'brighter', candidates }, deps(surface, model))).toBe('done');
     expect(surface.downloads).toEqual(['second']);
     expect(model.sent.map((image) => image.mimeType)).toEqual(['image/png']);
-    expect(surface.uploads[0]?.files[0]?.name).toBe('photo-brighter-1.png');
+    expect(surface.uploads[0]?.files[0]?.name).toMatch(/^photo-brighter-1-[0-9a-f]{6}\.png$/);
+  });
+
+  it('logs a safety block as a warning with its reason, not as an error with a stack', async () => {
+    const surface = new RecordingSurface({ files: { photo: tinyPng() } });
+    const logged: { level: string; details: object; message?: string | undefined }[] = [];
+    const logger = Object.fromEntries(
+      (['debug', 'info', 'warn', 'error'] as const).map((level) => [
+        level,
+        (details: object, message?: string) => logged.push({ level, details, message }),
+      ]),
+    ) as unknown as ChatDeps['logger'];
+    const blocked: ImageModel = {
+      async generateImages() {
+        throw noOutputError({ promptFeedback: { blockReason: 'SAFETY' } }, 'image');
+      },
+    };
+    const candidates = [{ id: 'photo', name: 'photo.png', mimeType: 'image/png' }];
+    const outcome = await editImage(
+      { target, instruction: 'brighter', candidates },
+      { ...deps(surface, blocked), logger },
+    );
+    expect(outcome).toBe('failed');
+    expect(logged.filter((line) => line.level === 'error')).toEqual([]);
+    expect(logged.filter((line) => line.level === 'warn')).toEqual([
+      {
+        level: 'warn',
+        details: { reason: 'The service returned no image: the prompt was blocked (SAFETY).' },
+        message: 'image edit refused',
+      },
+    ]);
   });
 
   it('says there is no image to edit, sending nothing', async () => {

@@ -19,6 +19,8 @@ export interface EditImageInput {
   candidates: readonly AttachmentRef[];
   /** The platform user asking; with `deps.scheduler`, the edit waits its turn under their share. */
   userId?: string | undefined;
+  /** Sent as the service's seed: a variation's or a re-roll's fresh one asks for another result. */
+  seed?: number | undefined;
 }
 
 /** The image to edit, or why there is none to send. */
@@ -77,10 +79,12 @@ export function editImage(
       generate: (image, jobSignal) =>
         deps.images.generateImages(
           deps.config.imageModel,
-          { prompt: instruction, image },
+          { prompt: instruction, image, ...(input.seed === undefined ? {} : { seed: input.seed }) },
           jobSignal === undefined ? {} : { signal: jobSignal },
         ),
-      stem: imageFileStem({ prompt: instruction, sourceName: picked.ok ? picked.source.name : undefined }),
+      stem:
+        presentation.stem ??
+        imageFileStem({ prompt: instruction, sourceName: picked.ok ? picked.source.name : undefined }),
       comment: resultText(presentation, copy.editComment(instruction)),
     },
     deps,

@@ -47,7 +47,7 @@ describe('handleMention against the emulator', () => {
     expect(upload?.target).toEqual(target);
     expect(upload?.comment).toContain('make it blue');
     const file = upload?.files[0];
-    expect(file?.name).toMatch(/^cat-make-it-blue-1\.(png|jpg|webp)$/);
+    expect(file?.name).toMatch(/^cat-make-it-blue-1-[0-9a-f]{6}\.(png|jpg|webp)$/);
     expect((await fileTypeFromBuffer(file?.bytes ?? new Uint8Array()))?.mime).toBe(file?.mimeType);
     expect(surface.texts()).toEqual(['🖌️ Done: 1 edited image for “make it blue”.']);
   });

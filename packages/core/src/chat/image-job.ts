@@ -1,4 +1,4 @@
-import { describeError, type ErrorDescription } from '../genai/describe-error.js';
+import { describeError, type ErrorDescription, isExpectedFailure } from '../genai/describe-error.js';
 import { releaseBytes } from '../genai/owned-bytes.js';
 import type { GeneratedImage } from '../genai/types.js';
 import { JobRejectedError } from '../scheduling/job-rejected-error.js';
@@ -28,6 +28,8 @@ export interface ImageJobWords {
 export interface ImageJobPresentation {
   words?: Partial<ImageJobWords> | undefined;
   comment?: string | ((numbers: readonly number[]) => string) | undefined;
+  /** The files' stem (`imageFileStem`), for a result a button asked for: named after its version, not its instruction. */
+  stem?: string | undefined;
 }
 
 /** The result's text of a use case whose own is `own`: the presentation's where it gives one. */
@@ -189,7 +191,8 @@ async function endFailed<T>(
     await told;
     return 'rejected';
   }
-  deps.logger.error({ err: error }, `${job.name} failed`);
+  if (isExpectedFailure(error)) deps.logger.warn({ reason: error.message }, `${job.name} refused`);
+  else deps.logger.error({ err: error }, `${job.name} failed`);
   await progress?.finish(job.words.failed(describeError(error)));
   return 'failed';
 }

@@ -36,7 +36,7 @@ describe('imagine against the emulator', () => {
       expect(upload.target).toEqual(channel);
       expect(upload.comment).toContain('a lighthouse at dusk');
       for (const file of upload.files) {
-        expect(file.name).toMatch(/^a-lighthouse-at-dusk-\d\.webp$/);
+        expect(file.name).toMatch(/^a-lighthouse-at-dusk-\d-[0-9a-f]{6}\.webp$/);
         expect((await fileTypeFromBuffer(file.bytes))?.mime).toBe('image/webp');
       }
     }

@@ -17,6 +17,8 @@ export interface ImagineInput {
   aspectRatio?: string | undefined;
   /** The platform user asking; with `deps.scheduler`, the generation waits its turn under their share. */
   userId?: string | undefined;
+  /** Sent as the service's seed: a re-roll's fresh one asks for another picture of the same prompt. */
+  seed?: number | undefined;
 }
 
 /** An `/imagine` whose prompt and aspect ratio were checked (`checkImagine`): the prompt trimmed, the ratio one we know. */
@@ -111,7 +113,14 @@ function imageJob(
       failed: (description) => copy.imagineFailed(input.prompt, description),
       ...presentation.words,
     },
-    input: async () => ({ ok: true, value: { prompt, ...(aspectRatio === undefined ? {} : { aspectRatio }) } }),
+    input: async () => ({
+      ok: true,
+      value: {
+        prompt,
+        ...(aspectRatio === undefined ? {} : { aspectRatio }),
+        ...(input.seed === undefined ? {} : { seed: input.seed }),
+      },
+    }),
     generate: (request, jobSignal) =>
       deps.images.generateImages(deps.config.imageModel, request, jobSignal === undefined ? {} : { signal: jobSignal }),
     stem: imageFileStem({ prompt }),

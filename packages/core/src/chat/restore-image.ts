@@ -1,6 +1,5 @@
 import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
-import { imageFileStem } from '../files/file-names.js';
 import { extensionForMimeType } from '../genai/mime.js';
 import { loadSourceImage } from './source-image.js';
 import { say } from './status-message.js';
@@ -13,6 +12,8 @@ export interface RestoreImageInput {
   source: AttachmentRef;
   /** The result's text (`copy.restoredComment`). */
   comment: string;
+  /** The files' stem (`imageFileStem`): the prompt and the version shown again. */
+  stem: string;
 }
 
 /**
@@ -34,8 +35,7 @@ export async function restoreImage(
       return 'rejected';
     }
     const image = { ...loaded.image, extension: extensionForMimeType(loaded.image.mimeType) };
-    const stem = imageFileStem({ prompt: input.source.name });
-    const delivered = await deliverImages(deps, input.target, [image], stem, { text: input.comment });
+    const delivered = await deliverImages(deps, input.target, [image], input.stem, { text: input.comment });
     if (delivered.ok) return 'done';
     await say(deps, input.target, delivered.answer);
     return 'failed';

@@ -47,7 +47,16 @@ describe('uploadImages', () => {
       [400, 100, 100],
       [100, 100],
     ]);
-    expect(surface.uploads[0]?.files.map((file) => file.name)).toEqual(['sunset-at-sea-1.png', 'sunset-at-sea-2.png']);
-    expect(surface.uploads[1]?.files[0]?.name).toBe('sunset-at-sea-3.jpg');
+    // One tag for the result's files, from their bytes: the same request's next result is named apart.
+    const tag = surface.uploads[0]?.files[0]?.name.match(/-([0-9a-f]{6})\.png$/)?.[1] ?? 'none';
+    expect(surface.uploads[0]?.files.map((file) => file.name)).toEqual([
+      `sunset-at-sea-1-${tag}.png`,
+      `sunset-at-sea-2-${tag}.png`,
+    ]);
+    expect(surface.uploads[1]?.files[0]?.name).toBe(`sunset-at-sea-3-${tag}.jpg`);
+    const other = new RecordingSurface();
+    await uploadImages(deps(other), { channelId: 'C' }, [image(401)], 'sunset-at-sea', { text: '🎨 “Sunset”' });
+    expect(other.uploads[0]?.files[0]?.name).toMatch(/^sunset-at-sea-1-[0-9a-f]{6}\.png$/);
+    expect(other.uploads[0]?.files[0]?.name).not.toBe(`sunset-at-sea-1-${tag}.png`);
   });
 });

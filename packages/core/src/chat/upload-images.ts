@@ -1,6 +1,6 @@
 import type { GeneratedImage } from '../genai/types.js';
 import { copy } from '../copy/copy.js';
-import { imageFileName } from '../files/file-names.js';
+import { imageFileName, resultTag } from '../files/file-names.js';
 import type { ChatDeps } from './deps.js';
 import { paceKeyOf } from '../rendering/channel-budget.js';
 import { pacedCall } from '../rendering/paced-call.js';
@@ -43,7 +43,8 @@ function batches(files: UploadFile[], maxFiles: number, maxBytes: number): Uploa
 }
 
 /**
- * Uploads every image, named `{stem}-{n}` with its real type, as few messages
+ * Uploads every image, named `{stem}-{n}-{tag}` with its real type (the tag tells this result's
+ * files from another's with the same stem), as few messages
  * as the surface allows, each with `comment` (standard Markdown) as its text.
  * Where the job's images are versions, each message's are numbered first.
  */
@@ -56,8 +57,9 @@ export async function uploadImages(
 ): Promise<UploadResult> {
   const { surface } = deps;
   const { maxFilesPerMessage, maxUploadBytes } = surface.limits;
+  const tag = resultTag(images.map((image) => image.bytes));
   const files = images.map((image, index) => ({
-    name: imageFileName(stem, index + 1, image.extension),
+    name: imageFileName(stem, index + 1, image.extension, tag),
     mimeType: image.mimeType,
     bytes: image.bytes,
   }));

@@ -303,6 +303,8 @@ export const copy = {
   /** What a Vary asks the model for (an edit with this instruction). */
   variationInstruction:
     'Make a close variation of this image: keep its subject, composition, colours and style, and change only small details.',
+  /** The word for a variation in its files' names (`a-fox-v1-variation-1-3fa2c1.png`). */
+  variationFileWord: 'variation',
   /** A version of an image, named in messages (`I can't open “image v2”…`). */
   versionName: (number: number): string => `image v${number}`,
   /** A result's lineage, briefly: `v3 · from v2 · “make it blue”`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageFileName, imageFileStem } from './file-names.js';
+import { imageFileName, imageFileStem, resultTag } from './file-names.js';
 
 describe('imageFileStem', () => {
   it('keeps lowercase ASCII words joined by dashes, accents folded', () => {
@@ -19,6 +19,20 @@ describe('imageFileStem', () => {
     expect(imageFileStem({ prompt: 'brighter', sourceName: '.hidden' })).toBe('hidden-brighter');
     expect(imageFileStem({ prompt: 'make it blue', sourceName: 'a-fox-2.png' })).toBe('a-fox-make-it-blue');
     expect(imageFileStem({ prompt: 'sharper', sourceName: '2024.jpg' })).toBe('2024-sharper');
+    expect(imageFileStem({ prompt: 'sharper', sourceName: 'a-fox-1-3fa2c1.png' })).toBe('a-fox-sharper');
+  });
+
+  it('names a button’s result after the prompt, the version and the change, keeping room for them', () => {
+    expect(imageFileStem({ prompt: 'a fox at dusk', version: 1, change: 'variation' })).toBe(
+      'a-fox-at-dusk-v1-variation',
+    );
+    expect(imageFileStem({ prompt: 'a fox at dusk', version: 2, change: 'make it blue' })).toBe(
+      'a-fox-at-dusk-v2-make-it-blue',
+    );
+    expect(imageFileStem({ prompt: 'a fox at dusk', version: 3 })).toBe('a-fox-at-dusk-v3');
+    const long = imageFileStem({ prompt: 'word '.repeat(40), version: 12, change: 'make it much bluer please' });
+    expect(long.length).toBeLessThanOrEqual(48);
+    expect(long).toMatch(/^word-word-.*-v12-make-it-much-bluer/);
   });
 
   it('falls back to "image" when nothing usable is left', () => {
@@ -34,7 +48,18 @@ describe('imageFileStem', () => {
 });
 
 describe('imageFileName', () => {
-  it('numbers the stem and keeps the real extension', () => {
+  it('numbers the stem and keeps the real extension, with the result’s tag when given', () => {
     expect(imageFileName('a-fox', 2, 'webp')).toBe('a-fox-2.webp');
+    expect(imageFileName('a-fox', 2, 'webp', '3fa2c1')).toBe('a-fox-2-3fa2c1.webp');
+  });
+});
+
+describe('resultTag', () => {
+  it('is six hex digits, the same for the same images and another for others', () => {
+    const one = [new Uint8Array([1, 2, 3])];
+    expect(resultTag(one)).toMatch(/^[0-9a-f]{6}$/);
+    expect(resultTag([new Uint8Array([1, 2, 3])])).toBe(resultTag(one));
+    expect(resultTag([new Uint8Array([1, 2, 4])])).not.toBe(resultTag(one));
+    expect(resultTag([new Uint8Array([1, 2, 3]), new Uint8Array([9])])).not.toBe(resultTag(one));
   });
 });

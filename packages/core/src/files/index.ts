@@ -1,7 +1,7 @@
 export { asBuffer } from './bytes.js';
 export { isImageAttachment } from './attachments.js';
 export { cappedDownload } from './capped-download.js';
-export { imageFileName, imageFileStem } from './file-names.js';
+export { imageFileName, imageFileStem, type ImageNameParts, resultTag } from './file-names.js';
 export {
   MODEL_CONTENT_LIMITS,
   modelContent,

@@ -170,9 +170,13 @@ describe('the wire, as the emulator sees it', () => {
     const images = await client.generateImages('gemini-flash-image', {
       prompt: 'two cats [images:2] [format:webp]',
       count: 2,
+      seed: 42,
     });
     expect(images).toHaveLength(4);
-    expect((lastRequest().body as GenerateContentRequest).generationConfig?.candidateCount).toBe(2);
+    expect((lastRequest().body as GenerateContentRequest).generationConfig).toMatchObject({
+      candidateCount: 2,
+      seed: 42,
+    });
     for (const image of images) {
       expect(image.extension).toBe('webp');
       expect((await fileTypeFromBuffer(image.bytes))?.mime).toBe('image/webp');

@@ -86,6 +86,8 @@ export interface ImageInput {
   image?: InputImage;
   /** Candidates to ask for (generationConfig.candidateCount). */
   count?: number;
+  /** generationConfig.seed: set, a deterministic service (the emulator) answers another picture per seed. */
+  seed?: number;
 }
 
 interface CallContext {
@@ -222,6 +224,7 @@ export class GenAiClient {
         responseModalities: ['TEXT', 'IMAGE'],
         ...(input.aspectRatio === undefined ? {} : { imageConfig: { aspectRatio: input.aspectRatio } }),
         ...(input.count === undefined || input.count === 1 ? {} : { candidateCount: input.count }),
+        ...(input.seed === undefined ? {} : { seed: input.seed }),
       },
     };
     const answer = await this.#generateContent(model, request, { ...options, auth: 'bearer' }, input.image?.bytes);

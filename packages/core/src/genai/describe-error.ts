@@ -141,6 +141,14 @@ function sentence(text: string): string {
 }
 
 /** Short human text for an error of any kind, for users; details belong in the logs. */
+/**
+ * A failure that is an answer, not a fault: the service declined (a safety block, no output) or the
+ * request itself was wrong. Logged as a warning with its message, never at error with a stack.
+ */
+export function isExpectedFailure(error: unknown): error is NoOutputError | SafetyStopError | UsageError {
+  return error instanceof NoOutputError || error instanceof SafetyStopError || error instanceof UsageError;
+}
+
 export function describeError(error: unknown): ErrorDescription {
   if (error instanceof UsageError) return { summary: error.message, retryable: false };
   if (error instanceof NoOutputError) return describeNoOutput(error);

@@ -38,6 +38,8 @@ export interface GenerationConfig {
   responseMimeType?: string;
   responseModalities?: Array<'TEXT' | 'IMAGE'>;
   imageConfig?: { aspectRatio?: AspectRatio };
+  /** Picks among the pictures one prompt can give; unset, the service picks at random. */
+  seed?: number;
 }
 
 export interface GenerateContentRequest {

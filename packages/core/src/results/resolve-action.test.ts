@@ -95,7 +95,12 @@ describe('resolveResultAction', () => {
     const { resolved, outcome, surface, images } = await run('reroll', 'gen');
     expect(outcome).toBe('done');
     expect(resolved.ok && resolved.lineage).toMatchObject({ origin: 'generated', undo: false });
-    expect(images.requests).toEqual([{ prompt: 'a lighthouse at dawn', aspectRatio: '16:9' }]);
+    // A seed of its own, so a service that answers a request the same way every time draws another picture.
+    expect(images.requests).toEqual([
+      { prompt: 'a lighthouse at dawn', aspectRatio: '16:9', seed: expect.any(Number) },
+    ]);
+    const again = await run('reroll', 'gen');
+    expect(again.images.requests[0]?.seed).not.toBe(images.requests[0]?.seed);
     expect(surface.uploads[0]?.comment).toBe('🎲 “a lighthouse at dawn” · re-roll');
     expect(surface.uploads[0]?.target).toEqual(target);
   });
@@ -110,6 +115,7 @@ describe('resolveResultAction', () => {
     });
     expect(surface.downloads).toEqual(['posted:F-gen-0']);
     expect(images.requests[0]?.prompt).toBe('make it blue');
+    expect(images.requests[0]?.seed).toEqual(expect.any(Number));
     // The store numbers the new version as it is recorded; the result's text names it.
     expect(surface.uploads.map((upload) => upload.comment)).toEqual(['🖌️ v4 · from v1 · “make it blue”']);
   });
@@ -125,13 +131,18 @@ describe('resolveResultAction', () => {
     expect(images.requests[0]?.prompt).toBe(copy.variationInstruction);
     expect(surface.uploads.map((upload) => upload.comment)).toEqual(['🔀 v4 · from v2 · variation']);
     expect(surface.texts()).toEqual(['🔀 Done: 1 variation of v2.']);
+    // Named after what the tree began with and the version varied, not the instruction sent for it.
+    expect(surface.uploads[0]?.files[0]?.name).toMatch(/^a-lighthouse-at-dawn-v2-variation-1-[0-9a-f]{6}\.png$/);
     const two = await run('vary', 'edit', undefined, [4, 5]);
     expect(two.surface.uploads.map((upload) => upload.comment)).toEqual(['🔀 v4, v5 · from v2 · variation']);
+    expect(images.requests[0]?.seed).toEqual(expect.any(Number));
+    expect(two.images.requests[0]?.seed).not.toBe(images.requests[0]?.seed);
   });
 
   it('edits the pressed version with the form’s instruction, showing the lineage', async () => {
     const { resolved, outcome, surface } = await run('edit', 'vary', 'make it red');
     expect(outcome).toBe('done');
+    expect(surface.uploads[0]?.files[0]?.name).toMatch(/^a-lighthouse-at-dawn-v3-make-it-red-1-[0-9a-f]{6}\.png$/);
     expect(resolved.ok && resolved.lineage).toMatchObject({ origin: 'edited', parent: { jobId: 'vary', index: 0 } });
     expect(surface.uploads.map((upload) => upload.comment)).toEqual(['🖌️ v4 · from v3 · “make it red”']);
   });
@@ -147,6 +158,7 @@ describe('resolveResultAction', () => {
     });
     expect(surface.downloads).toEqual(['posted:F-edit-0']);
     expect(surface.uploads[0]?.comment).toBe('↩️ v2 again · undo of v3');
+    expect(surface.uploads[0]?.files[0]?.name).toMatch(/^a-lighthouse-at-dawn-v2-1-[0-9a-f]{6}\.png$/);
   });
 
   it('treats an undo’s result as the version it shows: Undo goes one further back, Re-roll repeats its edit', async () => {

@@ -1,8 +1,10 @@
+import { randomInt } from 'node:crypto';
 import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from '../chat/deps.js';
 import { editImage } from '../chat/edit-image.js';
 import { imagine } from '../chat/imagine.js';
 import { restoreImage } from '../chat/restore-image.js';
+import { imageFileStem } from '../files/file-names.js';
 import type { AttachmentRef, ChatSurface, ResultAction } from '../surface/surface.js';
 import { type ImageVersion, type ImageVersionKey, type ImageVersionStore, isPosted } from '../store/index.js';
 import type { ResultActionInput, VersionLineage } from './lineage.js';
@@ -13,6 +15,30 @@ export type ResolvedAction =
   | { ok: false; answer: string };
 
 const keyOf = (version: ImageVersion): ImageVersionKey => ({ jobId: version.jobId, index: version.index });
+
+/**
+ * The service's seed for a Re-roll or a Vary, new for each press: the request is otherwise the one
+ * that made the version, and a deterministic service (the emulator) would answer it with the same image.
+ */
+const freshSeed = (): number => randomInt(2 ** 31);
+
+/** Parents followed at most to find what a tree's images began with: trees are far shallower. */
+const MAX_ANCESTORS = 100;
+
+/**
+ * What a version's tree began with: the prompt of its first version (or, for an edit of an image the
+ * bot did not make, that edit's instruction). A button's result is named after it, not after the
+ * instruction the bot sends for a variation.
+ */
+async function treePrompt(versions: ImageVersionStore, version: ImageVersion): Promise<string> {
+  let current = version;
+  for (let hops = 0; current.parent !== undefined && hops < MAX_ANCESTORS; hops++) {
+    const parent = await versions.get(current.parent);
+    if (parent === undefined) break;
+    current = parent;
+  }
+  return current.prompt;
+}
 
 /** Where a version can be downloaded again; undefined for one that never finished posting. */
 function attachmentOf(surface: ChatSurface, version: ImageVersion): AttachmentRef | undefined {
@@ -55,11 +81,14 @@ export async function resolveResultAction(
     pressed.origin === 'restored' && pressed.parent !== undefined ? await versions.get(pressed.parent) : pressed;
   if (shown === undefined) return gone;
   const { target, userId } = input;
+  const prompt = await treePrompt(versions, shown);
+  const stem = (version: ImageVersion, change?: string) => imageFileStem({ prompt, version: version.number, change });
 
   const edit = (
     source: ImageVersion,
     lineage: VersionLineage,
     presentation: Parameters<typeof editImage>[3] = {},
+    seed?: number,
   ): ResolvedAction => {
     const attachment = attachmentOf(surface, source);
     if (attachment === undefined) return gone;
@@ -68,7 +97,7 @@ export async function resolveResultAction(
       lineage,
       run: (deps, signal) =>
         editImage(
-          { target, instruction: lineage.prompt, candidates: [attachment], userId },
+          { target, instruction: lineage.prompt, candidates: [attachment], userId, seed },
           deps,
           signal,
           presentation,
@@ -78,6 +107,7 @@ export async function resolveResultAction(
 
   switch (kind) {
     case 'reroll': {
+      const seed = freshSeed();
       if (shown.origin === 'generated') {
         const lineage: VersionLineage = {
           origin: 'generated',
@@ -90,7 +120,7 @@ export async function resolveResultAction(
           ok: true,
           lineage,
           run: (deps, signal) =>
-            imagine({ target, prompt: shown.prompt, aspectRatio: shown.aspectRatio, userId }, deps, signal, {
+            imagine({ target, prompt: shown.prompt, aspectRatio: shown.aspectRatio, userId, seed }, deps, signal, {
               comment: copy.rerollComment(shown.prompt),
             }),
         };
@@ -105,12 +135,21 @@ export async function resolveResultAction(
         reroll: true,
         undo: true,
       };
+      const change = varied ? copy.variationFileWord : shown.prompt;
       return edit(
         source,
         lineage,
         varied
-          ? { words: varyWords(source.number), comment: (numbers) => copy.variedComment(numbers, source.number) }
-          : { comment: (numbers) => copy.editedComment(numbers, source.number, shown.prompt) },
+          ? {
+              words: varyWords(source.number),
+              comment: (numbers) => copy.variedComment(numbers, source.number),
+              stem: stem(source, change),
+            }
+          : {
+              comment: (numbers) => copy.editedComment(numbers, source.number, shown.prompt),
+              stem: stem(source, change),
+            },
+        seed,
       );
     }
     case 'vary': {
@@ -121,10 +160,16 @@ export async function resolveResultAction(
         reroll: true,
         undo: true,
       };
-      return edit(pressed, lineage, {
-        words: varyWords(pressed.number),
-        comment: (numbers) => copy.variedComment(numbers, pressed.number),
-      });
+      return edit(
+        pressed,
+        lineage,
+        {
+          words: varyWords(pressed.number),
+          comment: (numbers) => copy.variedComment(numbers, pressed.number),
+          stem: stem(pressed, copy.variationFileWord),
+        },
+        freshSeed(),
+      );
     }
     case 'edit': {
       const instruction = input.instruction?.trim() ?? '';
@@ -136,7 +181,10 @@ export async function resolveResultAction(
         reroll: true,
         undo: true,
       };
-      return edit(pressed, lineage, { comment: (numbers) => copy.editedComment(numbers, pressed.number, instruction) });
+      return edit(pressed, lineage, {
+        comment: (numbers) => copy.editedComment(numbers, pressed.number, instruction),
+        stem: stem(pressed, instruction),
+      });
     }
     case 'undo': {
       if (shown.parent === undefined) return { ok: false, answer: copy.nothingToUndo };
@@ -156,7 +204,7 @@ export async function resolveResultAction(
       return {
         ok: true,
         lineage,
-        run: (deps, signal) => restoreImage({ target, source: attachment, comment }, deps, signal),
+        run: (deps, signal) => restoreImage({ target, source: attachment, comment, stem: stem(earlier) }, deps, signal),
       };
     }
   }

@@ -8,7 +8,7 @@ export interface ImageModel {
    */
   generateImages(
     model: string,
-    input: { prompt: string; aspectRatio?: AspectRatio; image?: InputImage },
+    input: { prompt: string; aspectRatio?: AspectRatio; image?: InputImage; seed?: number },
     options?: { signal?: AbortSignal },
   ): Promise<GeneratedImage[]>;
 }

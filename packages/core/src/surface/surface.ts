@@ -35,7 +35,8 @@ export interface ChatSurface {
 
   /**
    * Optional: a result uploaded here is a message of its own that shows what
-   * it is (its text, its images, its buttons; Slack's file message), so once
+   * it is (its text, its images, its buttons; Slack's file message, a Discord
+   * channel message), so once
    * an image job showed every image, its progress message is deleted (or,
    * when that fails, left as a short line pointing at the result) instead of
    * ending as a done line beside it: a job leaves one message. A surface that

@@ -1,3 +1,7 @@
+/**
+ * How the emulator's own tests talk to it over HTTP and read what it sends back: SSE frames, bodies
+ * cut off by a fault, an image's pixels. Other packages' tests replay payloads (`real-payloads-for-tests.ts`).
+ */
 import sharp from 'sharp';
 
 export interface SseFrame {

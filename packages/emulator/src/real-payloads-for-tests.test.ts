@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { realPayloadsForTests } from './testing.js';
+import { realPayloadsForTests } from './real-payloads-for-tests.js';
 
 describe('realPayloadsForTests without ../shared/real-payloads', () => {
   let base: string;
