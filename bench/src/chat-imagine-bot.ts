@@ -14,7 +14,7 @@ import { GenAiClient } from '@genbot/core/genai';
 import { JobScheduler, type JobSchedulerOptions } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
-import { startSlackBotOnJobs } from './slack-bot-on-jobs.js';
+import { inMemoryDatabase, startBots } from '@genbot/cli/wiring';
 
 export interface ImagineBotInput {
   apiUrl: string;
@@ -47,17 +47,21 @@ const logger = createLogger({
   destination: new Writable({ write: (_chunk, _encoding, done) => done() }),
 });
 const client = new GenAiClient({ baseUrl: input.serviceUrl, apiKey: input.apiKey });
-const bot = await startSlackBotOnJobs({
+const bots = await startBots({
   slack: {
-    botToken: input.botToken,
-    connection: { mode: 'http', signingSecret: input.signingSecret, port: 0 },
-    apiUrl: input.apiUrl,
-    streaming: 'edit',
+    slack: {
+      botToken: input.botToken,
+      connection: { mode: 'http', signingSecret: input.signingSecret, port: 0 },
+      apiUrl: input.apiUrl,
+      streaming: 'edit',
+    },
   },
+  database: await inMemoryDatabase(),
   models: { client, chatModel: input.chatModel, imageModel: input.imageModel },
   logger,
   runtime: new BotRuntime({ scheduler: new JobScheduler(input.scheduler) }),
 });
+await bots.working;
 
 let baseRss = 0;
 let peakRss = 0;
@@ -90,7 +94,7 @@ const stop = (): void => {
   const stats: ImagineBotStats = { peakRssGrowthMiB: (peakRss - baseRss) / MIB, maxLoopDelayMs: loopDelay.max / 1e6 };
   process.send?.(
     stats,
-    () => void Promise.all([bot.stop({ drainMs: 1_000 }), client.close()]).finally(() => process.exit(0)),
+    () => void Promise.all([bots.stop({ drainMs: 1_000 }), client.close()]).finally(() => process.exit(0)),
   );
 };
 process.on('message', (message) => {
@@ -110,4 +114,4 @@ process.on('message', (message) => {
     process.send?.(beat);
   });
 });
-process.send?.({ port: bot.port });
+process.send?.({ port: bots.slack?.port });

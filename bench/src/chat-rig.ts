@@ -22,7 +22,7 @@ import {
   type DiscordMessage,
   type SlackMessage,
 } from '@genbot/fakes';
-import { startSlackBotOnJobs } from './slack-bot-on-jobs.js';
+import { inMemoryDatabase, startBots } from '@genbot/cli/wiring';
 import { naiveDiscordSurface, naiveSlackSurface } from './chat-naive.js';
 import { startChatProxy, type ChatProxy } from './chat-proxy.js';
 
@@ -149,18 +149,22 @@ async function slackRig(
   let stopBot = async (): Promise<void> => undefined;
   let answer: ReturnType<typeof naiveAnswer> | undefined;
   if (bot) {
-    const started = await startSlackBotOnJobs({
+    const started = await startBots({
       slack: {
-        botToken: slack.identity.botToken,
-        connection: { mode: 'http', signingSecret: slack.identity.signingSecret, port: 0 },
-        apiUrl: slack.apiUrl,
-        streaming: 'edit',
+        slack: {
+          botToken: slack.identity.botToken,
+          connection: { mode: 'http', signingSecret: slack.identity.signingSecret, port: 0 },
+          apiUrl: slack.apiUrl,
+          streaming: 'edit',
+        },
       },
+      database: await inMemoryDatabase(),
       models,
       logger,
       runtime,
     });
-    slack.deliverTo(`http://127.0.0.1:${String(started.port)}/slack/events`);
+    await started.working;
+    slack.deliverTo(`http://127.0.0.1:${String(started.slack?.port)}/slack/events`);
     stopBot = () => started.stop({ drainMs: 2_000 });
   } else {
     answer = naiveAnswer(naiveSlackSurface(slack.apiUrl, slack.identity.botToken), models, logger);

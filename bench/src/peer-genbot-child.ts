@@ -4,7 +4,7 @@ import { GenAiClient } from '@genbot/core/genai';
 import { JobScheduler } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
-import { startSlackBotOnJobs } from './slack-bot-on-jobs.js';
+import { inMemoryDatabase, startBots } from '@genbot/cli/wiring';
 import { peerBotInput, servePeerBot } from './peer-bot-process.js';
 
 const input = peerBotInput();
@@ -13,23 +13,28 @@ const logger = createLogger({
   destination: new Writable({ write: (_chunk, _encoding, done) => done() }),
 });
 const client = new GenAiClient({ baseUrl: input.serviceUrl, apiKey: input.apiKey });
-const bot = await startSlackBotOnJobs({
+const bots = await startBots({
   slack: {
-    botToken: input.botToken,
-    connection: { mode: 'http', signingSecret: input.signingSecret, port: 0 },
-    apiUrl: input.apiUrl,
-    streaming: input.streaming,
+    slack: {
+      botToken: input.botToken,
+      connection: { mode: 'http', signingSecret: input.signingSecret, port: 0 },
+      apiUrl: input.apiUrl,
+      streaming: input.streaming,
+    },
   },
+  database: await inMemoryDatabase(),
   models: { client, chatModel: input.chatModel, imageModel: input.chatModel },
   logger,
   runtime: new BotRuntime({ scheduler: new JobScheduler({ stream: { queueLimit: input.queueLimit } }) }),
 });
+await bots.working;
+const bot = bots.slack;
 // HTTP mode, so there is a port.
-if (bot.port === undefined) throw new Error('genbot Slack bot started without an HTTP port');
+if (bot?.port === undefined) throw new Error('genbot Slack bot started without an HTTP port');
 await servePeerBot({
   port: bot.port,
   stop: async () => {
-    await bot.stop({ drainMs: 1_000 });
+    await bots.stop({ drainMs: 1_000 });
     await client.close();
   },
 });

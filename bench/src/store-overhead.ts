@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import { type ChatDeps, handleMention, imagine } from '@genbot/core/chat';
 import type { ChatSurface, MessageRef } from '@genbot/core/surface';
 import { GenAiClient } from '@genbot/core/genai';
-import { InProcessJobQueue } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
-import { type ChatJob, ChatJobIntake, JobWorker } from '@genbot/core/jobs';
+import type { ChatJob } from '@genbot/core/jobs';
+import { openedDatabase, openJobs } from '@genbot/cli/wiring';
 import { openStore } from '@genbot/store';
 import { interleavedRounds } from './rounds.js';
 import { percentile } from './stats.js';
@@ -77,25 +77,19 @@ export const storeOverhead: Benchmark = {
     const logger = createLogger({ level: 'silent' });
     const client = new GenAiClient({ baseUrl: context.emulatorUrl, apiKey: context.apiKey, logger });
     const runtime = new BotRuntime();
-    const queue = new InProcessJobQueue();
     const config = { imageModel: 'bench-image', chatModel: 'bench-chat' };
+    const jobs = openJobs({
+      database: openedDatabase(store),
+      runtime,
+      models: { client, ...config },
+      logger,
+      worker: { concurrency: { image: 8, stream: 8 } },
+    });
+    const { intake } = jobs.botJobs;
+    const queue = jobs.inProcessQueue!;
     // Each job brings its own surface; the factory hands the current one out.
     const surfaces = new Map<string, ChatSurface>();
-    const worker = new JobWorker({
-      store,
-      runtime,
-      surfaces: [{ platform: 'slack', surfaceFor: (job) => surfaces.get(job.id)! }],
-      deps: { images: client, chat: client, config, logger },
-      logger,
-    });
-    queue.process(worker.handle, { concurrency: { image: 8, stream: 8 }, platforms: ['slack'] });
-    const intake = new ChatJobIntake({
-      store,
-      queue,
-      runtime,
-      quota: { imagesPerDay: undefined, chatTokensPerDay: undefined },
-      logger,
-    });
+    await jobs.startWorker([{ platform: 'slack', surfaceFor: (job) => surfaces.get(job.id)! }]);
     let serial = 0;
     const direct = (surface: ChatSurface): ChatDeps => ({
       surface,
@@ -198,10 +192,10 @@ export const storeOverhead: Benchmark = {
         );
       });
     } finally {
-      await queue.close();
+      await jobs.stopTaking.stop(0);
       await runtime.drain({ deadlineMs: 1_000 });
+      await jobs.close.stop(0);
       await client.close();
-      await store.close();
       await rm(directory, { recursive: true, force: true });
     }
   },

@@ -14,7 +14,7 @@ import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
 import { startSlackFake, type SlackFake } from '@genbot/fakes';
 import { parseSlackEnv } from '@genbot/slack-bot';
-import { startSlackBotOnJobs } from './slack-bot-on-jobs.js';
+import { inMemoryDatabase, startBots } from '@genbot/cli/wiring';
 import { boundedRow, type BenchContext, type Benchmark, type Row } from './suite.js';
 
 const MENTIONS = 100;
@@ -68,18 +68,19 @@ async function callsPerMention(context: BenchContext, variant: Variant, seen: bo
       return client.streamMessage(request, options);
     },
   };
-  const bot = await startSlackBotOnJobs({
-    slack: config.bot!,
+  const bots = await startBots({
+    slack: { slack: config.bot!, ...(variant === 'uncached' ? { threads: new NoThreadCache() } : {}) },
+    database: await inMemoryDatabase(),
     models: { client: counting, chatModel: 'bench-chat', imageModel: 'bench-image' },
     logger,
     // All at once: the cache has to hold against a burst of reads of one thread, not a trickle.
     runtime: new BotRuntime({
       scheduler: new JobScheduler({ stream: { queueLimit: MENTIONS, concurrency: MENTIONS } }),
     }),
-    ...(variant === 'uncached' ? { threads: new NoThreadCache() } : {}),
   });
+  await bots.working;
   try {
-    slack.deliverTo(`http://127.0.0.1:${String(bot.port)}/slack/events`);
+    slack.deliverTo(`http://127.0.0.1:${String(bots.slack?.port)}/slack/events`);
     const threadTs = await thread(slack, seen);
     const since = slack.calls.length;
     // One mention per person, so no one's share of the scheduler turns a mention away.
@@ -93,7 +94,7 @@ async function callsPerMention(context: BenchContext, variant: Variant, seen: bo
     const calls = slack.calls.slice(since).filter((call) => call.method === 'conversations.replies').length;
     return calls / MENTIONS;
   } finally {
-    await bot.stop({ drainMs: 5_000 });
+    await bots.stop({ drainMs: 5_000 });
     await client.close();
     await slack.close();
   }

@@ -6,7 +6,7 @@ import { createLogger } from '@genbot/core/log';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { slackSignature, type SlackFake } from '@genbot/fakes';
 import { parseSlackEnv } from '@genbot/slack-bot';
-import { type SlackBotOnJobs, startSlackBotOnJobs } from '../support/slack-bot-on-jobs.js';
+import { type Bots, inMemoryDatabase, startBots } from '@genbot/cli/wiring';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realPayloads, withIds } from '../support/real-payloads.js';
@@ -212,7 +212,7 @@ describe.runIf(payloads.available)('Slack documented Web API answers, served to 
   const SIGNING_SECRET = 'docs-signing-secret';
   let stub: Server;
   let stubUrl = '';
-  let onJobs: SlackBotOnJobs | undefined;
+  let bots: Bots | undefined;
   let botUrl = '';
   let emulator: Emulator;
   const calls: Array<{ method: string; fields: Record<string, string> }> = [];
@@ -248,8 +248,9 @@ describe.runIf(payloads.available)('Slack documented Web API answers, served to 
       SLACK_API_URL: `${stubUrl}/api/`,
       SLACK_PORT: '0',
     });
-    onJobs = await startSlackBotOnJobs({
-      slack: config.bot!,
+    bots = await startBots({
+      slack: { slack: config.bot! },
+      database: await inMemoryDatabase(),
       models: {
         client: new GenAiClient({ baseUrl: emulator.url, apiKey: 'docs-key', retryBaseDelayMs: 5 }),
         chatModel: 'claude-docs',
@@ -257,11 +258,12 @@ describe.runIf(payloads.available)('Slack documented Web API answers, served to 
       },
       logger: createLogger({ level: 'silent' }),
     });
-    botUrl = `http://127.0.0.1:${String(onJobs.bot.port)}/slack/events`;
+    await bots.working;
+    botUrl = `http://127.0.0.1:${String(bots.slack?.port)}/slack/events`;
   });
 
   afterAll(async () => {
-    await onJobs?.close({ drainMs: 2_000 });
+    await bots?.stop({ drainMs: 2_000 });
     await emulator?.close();
     stub?.closeAllConnections();
     await new Promise<void>((resolve) => stub?.close(() => resolve()));

@@ -8,7 +8,7 @@ import { startSlackFake, type SlackFake } from '@genbot/fakes';
 import { parseSlackEnv } from '@genbot/slack-bot';
 import { openStore } from '@genbot/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type SlackBotOnJobs, startSlackBotOnJobs } from '../support/slack-bot-on-jobs.js';
+import { type Bots, openedDatabase, startBots } from '@genbot/cli/wiring';
 import { SECRETS } from './support/harness.js';
 
 /**
@@ -27,7 +27,7 @@ interface Rig {
   slack: SlackFake;
   emulator: Emulator;
   /** Starts the bot on the rig's SQLite file (a new run each time); stop the previous one first. */
-  startBot(): Promise<SlackBotOnJobs>;
+  startBot(): Promise<Bots>;
 }
 
 async function startRig(): Promise<Rig> {
@@ -50,15 +50,16 @@ async function startRig(): Promise<Rig> {
     slack,
     emulator,
     async startBot() {
-      const onJobs = await startSlackBotOnJobs({
-        slack: config.bot!,
+      const bots = await startBots({
+        slack: { slack: config.bot! },
         models: { client, chatModel: 'claude-e2e', imageModel: 'gemini-image-e2e' },
         logger,
-        store: await openStore(`sqlite:${path.join(dir, 'genbot.db')}`),
+        database: openedDatabase(await openStore(`sqlite:${path.join(dir, 'genbot.db')}`)),
       });
-      cleanups.push(() => onJobs.close());
-      slack.deliverTo(`http://127.0.0.1:${String(onJobs.bot.port)}/slack/events`);
-      return onJobs;
+      cleanups.push(() => bots.stop());
+      await bots.working;
+      slack.deliverTo(`http://127.0.0.1:${String(bots.slack?.port)}/slack/events`);
+      return bots;
     },
   };
 }
@@ -103,8 +104,8 @@ describe('Slack thread cache across a restart', () => {
     for (let i = 2; i <= 5; i += 1) {
       last = (await slack.userSays({ user: 'U2', channel: CHANNEL, threadTs: parent.ts, text: `seen ${i}` })).ts;
     }
-    await until(async () => (await first.store.threads.thread('slack', CHANNEL, parent.ts)).length === 5);
-    await first.close();
+    await until(async () => (await first.jobs.store.threads.thread('slack', CHANNEL, parent.ts)).length === 5);
+    await first.stop();
 
     slack.workspace.post({ channel: CHANNEL, user: 'U2', threadTs: parent.ts, text: 'while down 6' });
     await rig.startBot();
@@ -126,8 +127,8 @@ describe('Slack thread cache across a restart', () => {
     for (let i = 3; i <= 4; i += 1) {
       await slack.userSays({ user: 'U2', channel: CHANNEL, threadTs: parent.ts, text: `seen ${i}` });
     }
-    await until(async () => (await first.store.threads.thread('slack', CHANNEL, parent.ts)).length === 2);
-    await first.close();
+    await until(async () => (await first.jobs.store.threads.thread('slack', CHANNEL, parent.ts)).length === 2);
+    await first.stop();
 
     await rig.startBot();
     const since = slack.calls.length;

@@ -8,23 +8,11 @@ import { runImagine } from './commands/imagine.js';
 import { runText } from './commands/text.js';
 import { loadEnvFile } from './env-file.js';
 import { ExitCode, failureFor } from './exit-codes.js';
-import type { LaunchCommand } from './launcher/args.js';
+import { isLaunchCommand, type LaunchCommand } from './launcher/args.js';
 import { openService, type OpenService } from './service.js';
 
 // Quiet by default: stdout is the result and stderr should hold only what needs attention.
 const CLI_DEFAULT_LOG_LEVEL = 'warn';
-
-const LAUNCH_KINDS: ReadonlySet<string> = new Set<LaunchCommand['kind']>([
-  'start',
-  'slack',
-  'discord',
-  'discord-register',
-  'worker',
-]);
-
-function isLaunch(command: Command): command is LaunchCommand {
-  return LAUNCH_KINDS.has(command.kind);
-}
 
 async function main(argv: readonly string[]): Promise<ExitCode> {
   const controller = new AbortController();
@@ -37,7 +25,7 @@ async function main(argv: readonly string[]): Promise<ExitCode> {
     }
     // The bots and the playground run until a signal, and handle signals themselves.
     // Loaded on demand: the bots' libraries would slow every other command down.
-    if (isLaunch(command)) return await (await import('./launcher/run.js')).runLauncher(command);
+    if (isLaunchCommand(command)) return await (await import('./launcher/run.js')).runLauncher(command);
     process.once('SIGINT', () => controller.abort(new Error('interrupted')));
     const config = loadConfig(process.env);
     const logger = createLogger({

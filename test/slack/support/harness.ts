@@ -7,7 +7,7 @@ import { BotRuntime } from '@genbot/core/runtime';
 import { startEmulator, type Emulator, type RecordedRequest } from '@genbot/emulator';
 import { startSlackFake, type SlackFake, type SlackFakeOptions, type SlackMessage } from '@genbot/fakes';
 import { parseSlackEnv, type SlackBot } from '@genbot/slack-bot';
-import { startSlackBotOnJobs } from '../../support/slack-bot-on-jobs.js';
+import { inMemoryDatabase, startBots } from '@genbot/cli/wiring';
 
 export type Mode = 'http' | 'socket';
 export type Streaming = 'edit' | 'native';
@@ -84,14 +84,16 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     SLACK_PORT: '0',
     SLACK_STREAMING: streaming,
   });
-  const onJobs = await startSlackBotOnJobs({
-    slack: config.bot!,
+  const bots = await startBots({
+    slack: { slack: config.bot! },
+    database: await inMemoryDatabase(),
     models: { client, chatModel: 'claude-e2e', imageModel: 'gemini-image-e2e' },
     logger,
     runtime: options.scheduler === undefined ? undefined : new BotRuntime({ scheduler: options.scheduler }),
-    ...(options.workers === undefined ? {} : { workers: options.workers }),
+    ...(options.workers !== undefined && { worker: { concurrency: options.workers } }),
   });
-  const { bot } = onJobs;
+  await bots.working;
+  const bot = bots.slack!;
   if (options.mode === 'http') {
     slack.deliverTo(`http://127.0.0.1:${String(bot.port)}/slack/events`);
   } else {
@@ -105,7 +107,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     bot,
     logs: () => lines.join(''),
     close: async () => {
-      await onJobs.close({ drainMs: 2_000 });
+      await bots.stop({ drainMs: 2_000 });
       await slack.close();
       await emulator.close();
     },

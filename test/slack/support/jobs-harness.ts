@@ -5,7 +5,7 @@ import type { Store } from '@genbot/core/store';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startSlackFake, type SlackFake } from '@genbot/fakes';
 import { parseSlackEnv, type SlackBot } from '@genbot/slack-bot';
-import { startSlackBotOnJobs } from '../../support/slack-bot-on-jobs.js';
+import { inMemoryDatabase, openedDatabase, startBots } from '@genbot/cli/wiring';
 import { SECRETS } from './harness.js';
 
 export interface JobsHarness {
@@ -37,22 +37,24 @@ export async function startJobsHarness(
     SLACK_PORT: '0',
   });
   const quota = { imagesPerDay: options.quota?.imagesPerDay, chatTokensPerDay: options.quota?.chatTokensPerDay };
-  const { bot, store, jobs, close } = await startSlackBotOnJobs({
-    slack: config.bot!,
+  const bots = await startBots({
+    slack: { slack: config.bot! },
     models,
     logger,
     quota,
-    ...(options.store === undefined ? {} : { store: options.store }),
+    database: options.store === undefined ? await inMemoryDatabase() : openedDatabase(options.store),
   });
+  await bots.working;
+  const bot = bots.slack!;
   slack.deliverTo(`http://127.0.0.1:${String(bot.port)}/slack/events`);
   return {
     slack,
     emulator,
     bot,
-    store,
-    queue: jobs.queue,
+    store: bots.jobs.store,
+    queue: bots.jobs.inProcessQueue!,
     close: async () => {
-      await close();
+      await bots.stop();
       await client.close();
       await slack.close();
       await emulator.close();

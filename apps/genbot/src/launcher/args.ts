@@ -1,19 +1,19 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '@genbot/core/errors';
 
+/** The long-running commands, the only place they are listed: the bots, the job workers, or the local playground. */
 export const LAUNCH_COMMAND_NAMES = ['start', 'slack', 'discord', 'worker'] as const;
 export type LaunchCommandName = (typeof LAUNCH_COMMAND_NAMES)[number];
 
-/** The long-running commands: the bots, the job workers, or the local playground. */
-export type LaunchCommand =
-  | { kind: 'start' }
-  | { kind: 'slack' }
-  | { kind: 'discord' }
-  | { kind: 'worker' }
-  | { kind: 'discord-register'; guildId: string | undefined };
+export type LaunchCommand = { kind: LaunchCommandName } | { kind: 'discord-register'; guildId: string | undefined };
 
 export function isLaunchCommandName(word: string): word is LaunchCommandName {
   return (LAUNCH_COMMAND_NAMES as readonly string[]).includes(word);
+}
+
+/** Whether a parsed command is one of the launcher's (they run until a signal). */
+export function isLaunchCommand(command: { kind: string }): command is LaunchCommand {
+  return command.kind === 'discord-register' || isLaunchCommandName(command.kind);
 }
 
 export const LAUNCH_USAGE: Record<LaunchCommandName, string> = {

@@ -1,34 +1,9 @@
 import { type CoreConfig, type Env, envPort, loadConfig, missingEnv, requiredEnvString } from '@genbot/core/config';
-import { type DiscordConfig, type DiscordRegistrationConfig, parseDiscordEnv } from '@genbot/discord-bot';
-import {
-  parseSlackEnv,
-  parseSlackWebEnv,
-  type SlackConfig,
-  type SlackStreaming,
-  type SlackWebConfig,
-} from '@genbot/slack-bot';
+import { parseDiscordEnv } from '@genbot/discord-bot';
+import { parseSlackEnv, parseSlackWebEnv } from '@genbot/slack-bot';
 import type { LaunchCommand } from './args.js';
-import {
-  parseSharedState,
-  parseWorkerTuning,
-  redisSecrets,
-  type SharedState,
-  type WorkerTuning,
-} from './shared-state.js';
-
-/** What the launcher runs, decided from the command and the environment. */
-export type LaunchPlan =
-  | { kind: 'bots'; slack: SlackConfig | undefined; discord: DiscordConfig | undefined }
-  | { kind: 'playground'; port: number; slackStreaming: SlackStreaming }
-  | { kind: 'register'; discord: DiscordRegistrationConfig; guildId: string | undefined }
-  /** `genbot worker`: runs the queued jobs of the platforms whose tokens are set, over their APIs. */
-  | {
-      kind: 'worker';
-      slack: SlackWebConfig | undefined;
-      discord: DiscordConfig | undefined;
-      shared: SharedState;
-      tuning: WorkerTuning;
-    };
+import type { LaunchPlan } from './launch.js';
+import { parseSharedState, parseWorkerTuning, redisSecrets, type SharedState } from './shared-state.js';
 
 export interface LaunchConfig {
   core: CoreConfig;

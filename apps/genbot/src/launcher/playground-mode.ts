@@ -1,33 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import type { CoreConfig } from '@genbot/core/config';
 import type { Logger } from '@genbot/core/log';
-import { BotRuntime } from '@genbot/core/runtime';
-import { startDiscordBot } from '@genbot/discord-bot';
 import { startDiscordFake, startSlackFake, type DiscordFake, type SlackFake } from '@genbot/fakes';
 import { startPlayground, type Playground } from '@genbot/playground';
-import { startSlackBot } from '@genbot/slack-bot';
 import type { OpenService } from '../service.js';
-import type { LaunchPlan } from './config.js';
-import { type JobsFloor, openJobsFloor } from './jobs-floor.js';
-import type { Stoppable } from './shutdown.js';
+import { type Bots, startBots } from '../wiring/bots.js';
+import { Opened, type Stoppable } from '../wiring/closing.js';
+import { inMemoryDatabase } from '../wiring/jobs.js';
+import { jobsOfCore, modelsOf } from './job-settings.js';
+import type { LaunchPlan } from './launch.js';
 import { safeBase } from './summary.js';
 
 export interface LocalPlayground {
   playground: Playground;
-  /** Both bots' runtime: closed first on shutdown. */
-  runtime: BotRuntime;
-  /** A fresh database for this run (the fakes start empty each time): its queue stops with admission, it closes after the bots. */
-  jobs: JobsFloor;
-  /** Stopped together, first: they finish their replies against the fakes. */
-  bots: Stoppable[];
-  /** Closed after the playground sent its last state. */
-  fakes: Stoppable[];
+  /**
+   * Both bots on one runtime and a fresh database for this run (the fakes start empty each time):
+   * their admission closes first on shutdown, the database after the bots.
+   */
+  bots: Bots;
+  /** After the bots: the playground (once it sent its last state), then the fakes. */
+  closing: Stoppable[][];
 }
 
 /**
- * No bot token: Slack and Discord emulated on loopback, the real bots connected to them, and the
- * page on PLAYGROUND_PORT. The fakes get random credentials so nothing else on the machine can
- * pose as them.
+ * No bot token: Slack and Discord emulated on loopback, the page on PLAYGROUND_PORT, and the real
+ * bots connected to the emulated platforms. The fakes get random credentials so nothing else on
+ * the machine can pose as them.
  */
 export async function startLocalPlayground(options: {
   core: CoreConfig;
@@ -36,77 +34,59 @@ export async function startLocalPlayground(options: {
   logger: Logger;
 }): Promise<LocalPlayground> {
   const { core, plan, service, logger } = options;
-  const models = { client: service.client, chatModel: core.service.chatModel, imageModel: core.service.imageModel };
-  // One runtime for both bots, as with real tokens: caps and shutdown are per process.
-  const runtime = new BotRuntime();
   const secret = () => randomBytes(18).toString('hex');
-  const stops: Stoppable[] = [];
-  const fakes: Stoppable[] = [];
-  // In memory: old jobs and buttons would point at messages the new fakes never had.
-  const jobs = await openJobsFloor({ core, databaseUrl: 'sqlite::memory:', runtime, models, logger });
-  const undo = async () => {
-    await Promise.allSettled(stops.map((part) => part.stop(0)));
-    await jobs.close.stop(0).catch(() => undefined);
-    await Promise.allSettled(fakes.map((part) => part.stop(0)));
-  };
-  try {
+  const opened = new Opened();
+  return opened.rollbackOnError(async () => {
     const [slackFake, discordFake] = await Promise.all([
-      startSlackFake({ botToken: `xoxb-${secret()}`, signingSecret: secret(), botName: 'genbot' }),
+      startSlackFake({ botToken: `xoxb-${secret()}`, signingSecret: secret(), botName: 'genbot' }).then((fake) =>
+        opened.add(fake, (it) => it.close(), 'Slack emulator'),
+      ),
       startDiscordFake({
         botToken: secret(),
         botUsername: 'genbot',
         guild: { name: 'genbot playground', channels: ['general'] },
-      }),
+      }).then((fake) => opened.add(fake, (it) => it.close(), 'Discord emulator')),
     ]);
-    fakes.push(
-      { name: 'Slack emulator', stop: () => slackFake.close() },
-      { name: 'Discord emulator', stop: () => discordFake.close() },
+    const label = service.emulated ? 'offline emulator' : safeBase(service.baseUrl);
+    const playground = opened.add(
+      await startPlaygroundOn(plan.port, slackFake, discordFake, logger, {
+        label,
+        emulated: service.emulated,
+        chatModel: core.service.chatModel,
+        imageModel: core.service.imageModel,
+      }),
+      (it) => it.close(),
+      'playground',
     );
-
-    const [slackBot, discordBot] = await Promise.all([
-      startSlackBot({
+    const models = modelsOf(core, service);
+    const bots = await startBots({
+      ...jobsOfCore(core),
+      // In memory: old jobs and buttons would point at messages the new fakes never had.
+      database: await inMemoryDatabase(logger),
+      models,
+      logger,
+      slack: {
         slack: {
           botToken: slackFake.identity.botToken,
           connection: { mode: 'http', signingSecret: slackFake.identity.signingSecret, port: 0 },
           apiUrl: slackFake.apiUrl,
           streaming: plan.slackStreaming,
         },
-        logger,
-        runtime,
-        jobs: jobs.botJobs,
-        threadStore: jobs.connection.store.threads,
-      }).then((bot) => {
-        stops.push({ name: 'Slack bot', stop: (drainMs) => bot.stop({ drainMs }) });
-        return bot;
-      }),
-      startDiscordBot({
+      },
+      discord: {
         discord: { token: discordFake.botToken, applicationId: discordFake.applicationId, apiUrl: discordFake.apiUrl },
         models,
-        logger,
-        runtime,
-        maxReplyChars: core.reply.maxChars,
         registerCommands: { guildId: discordFake.guildId },
-        jobs: jobs.botJobs,
-      }).then((bot) => {
-        stops.push({ name: 'Discord bot', stop: (drainMs) => bot.stop({ drainMs }) });
-        return bot;
-      }),
-    ]);
-    if (slackBot.port === undefined) throw new Error('the Slack bot did not start in HTTP mode');
-    slackFake.deliverTo(`http://127.0.0.1:${slackBot.port}/slack/events`);
-    jobs.startWorker([slackBot.surfaces, discordBot.surfaces]);
-
-    const playground = await startPlaygroundOn(plan.port, slackFake, discordFake, logger, {
-      label: service.emulated ? 'offline emulator' : safeBase(service.baseUrl),
-      emulated: service.emulated,
-      chatModel: core.service.chatModel,
-      imageModel: core.service.imageModel,
+      },
     });
-    return { playground, runtime, jobs, bots: stops, fakes };
-  } catch (err) {
-    await undo();
-    throw err;
-  }
+    const { port } = bots.slack ?? {};
+    if (port === undefined) {
+      await bots.stop({ drainMs: 0 });
+      throw new Error('the Slack bot did not start in HTTP mode');
+    }
+    slackFake.deliverTo(`http://127.0.0.1:${port}/slack/events`);
+    return { playground, bots, closing: opened.stages() };
+  });
 }
 
 async function startPlaygroundOn(

@@ -1,28 +1,26 @@
 import type { CoreConfig } from '@genbot/core/config';
+import { envString } from '@genbot/core/config';
 import { ConfigError } from '@genbot/core/errors';
 import { createLogger, type Logger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
-import { registerCommands, startDiscordBot, type DiscordBot } from '@genbot/discord-bot';
-import { startSlackBot, type SlackBot } from '@genbot/slack-bot';
-import { envString } from '@genbot/core/config';
-import { type Health, startHealth } from '@genbot/health';
+import { registerCommands, type DiscordBot } from '@genbot/discord-bot';
+import { startHealth } from '@genbot/health';
+import type { SlackBot } from '@genbot/slack-bot';
 import { ExitCode } from '../exit-codes.js';
-import { type JobsFloor, openJobsFloor } from './jobs-floor.js';
-import { openService, type OpenService } from '../service.js';
+import { openService } from '../service.js';
+import { Opened } from '../wiring/closing.js';
+import { startBots } from '../wiring/bots.js';
+import { StoreConnection } from '../wiring/store-connection.js';
 import type { LaunchCommand } from './args.js';
-import { type LaunchConfig, type LaunchPlan, parseLaunchConfig } from './config.js';
+import { type LaunchConfig, parseLaunchConfig } from './config.js';
+import { jobsOfCore, modelsOf } from './job-settings.js';
+import type { LauncherIo, LaunchPlan } from './launch.js';
 import { startLocalPlayground } from './playground-mode.js';
-import { openRedisFloor, type RedisFloor } from './redis-floor.js';
+import { openSharedRedis } from './shared-redis.js';
 import type { SharedState } from './shared-state.js';
-import { runWorker } from './worker-mode.js';
-import { StopTriggers, waitForShutdown, type Stoppable } from './shutdown.js';
+import { StopTriggers, waitForShutdown } from './shutdown.js';
 import { databaseLine, describeService, serviceLines } from './summary.js';
-
-export interface LauncherIo {
-  env: NodeJS.ProcessEnv;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
+import { runWorker } from './worker-mode.js';
 
 /**
  * `genbot start | slack | discord | discord register`. Resolves with the exit status once stopped
@@ -88,132 +86,64 @@ async function runBots(
   triggers: StopTriggers,
 ): Promise<ExitCode> {
   const say = (line: string) => io.stdout.write(`${line}\n`);
-  const service = await openService(core.service, logger);
-  const models = { client: service.client, chatModel: core.service.chatModel, imageModel: core.service.imageModel };
-  // One runtime for both bots: the scheduler's caps protect this process and its service quota,
-  // whichever platform asks, and a stop closes admission for both at once. With REDIS_URL its
-  // channel budget keeps pace with the other processes posting into the same channels.
-  let parts: Awaited<ReturnType<typeof openBotParts>>;
-  try {
-    parts = await openBotParts(core, shared, models, logger, io);
-  } catch (err) {
-    // A database only an operator can fix ends the start-up here (openBotParts closed what it
-    // opened): nothing may keep the process alive.
-    await service.close().catch(() => undefined);
-    throw err;
-  }
-  const { health, redis, runtime, jobs } = parts;
-  health.addCheck(jobs.readiness);
-  if (redis !== undefined) health.addCheck(redis.readiness);
-  const started: Stoppable[] = [];
-  const lines: string[] = [];
-  const [slack, discord] = await Promise.allSettled([
-    plan.slack &&
-      startSlackBot({
-        slack: plan.slack,
-        logger,
-        runtime,
-        jobs: jobs.botJobs,
-        ...(redis !== undefined && { seen: redis.seen }),
-        threadStore: jobs.connection.store.threads,
-        metrics: health.metrics,
-      }),
-    plan.discord &&
-      startDiscordBot({
+  const opened = new Opened();
+  // A database only an operator can fix, or a bot that cannot start, ends the start-up here with
+  // what was opened closed: nothing may keep the process alive.
+  const { service, health, redis, connection, bots } = await opened.rollbackOnError(async () => {
+    const service = opened.add(await openService(core.service, logger), (it) => it.close(), 'service');
+    const health = opened.add(await startHealth(io.env), (it) => it.close(), 'health');
+    const redis = shared && opened.add(await openSharedRedis(shared, logger), (it) => it.close(), 'redis');
+    // One runtime for both bots: the scheduler's caps protect this process and its service quota,
+    // whichever platform asks, and a stop closes admission for both at once. With REDIS_URL its
+    // channel budget keeps pace with the other processes posting into the same channels.
+    const runtime = new BotRuntime(
+      redis === undefined ? {} : { pace: redis.pace, sharedCancellations: redis.cancellations },
+    );
+    const databaseUrl = shared?.databaseUrl ?? envString(io.env, 'DATABASE_URL');
+    const connection = await StoreConnection.open(databaseUrl, logger.child({ component: 'jobs' }));
+    const models = modelsOf(core, service);
+    const bots = await startBots({
+      ...jobsOfCore(core),
+      database: connection,
+      runtime,
+      models,
+      logger,
+      metrics: health.metrics,
+      // With REDIS_URL: jobs go to the shared queue, users' shares are counted across processes,
+      // and `genbot worker` processes run the jobs.
+      shared: redis && { queue: redis.queue({}), places: redis.places },
+      slack: plan.slack && { slack: plan.slack, ...(redis !== undefined && { seen: redis.seen }) },
+      // Every shard process and worker of the bot keeps to one global REST budget.
+      discord: plan.discord && {
         discord: plan.discord,
         models,
-        logger,
-        runtime,
-        maxReplyChars: core.reply.maxChars,
-        jobs: jobs.botJobs,
-        // Every shard process and worker of the bot keeps to one global REST budget.
         ...(redis !== undefined && { sharedRest: redis.pace }),
-        metrics: health.metrics,
-      }),
-  ]);
-  if (slack.status === 'fulfilled' && slack.value) {
-    const bot = slack.value;
-    started.push({ name: 'Slack bot', stop: (drainMs) => bot.stop({ drainMs }) });
-    lines.push(`Slack: ${slackMode(bot)}`);
-  }
-  if (discord.status === 'fulfilled' && discord.value) {
-    const bot = discord.value;
-    started.push({ name: 'Discord bot', stop: (drainMs) => bot.stop({ drainMs }) });
-    lines.push(`Discord: ${discordMode(bot, plan.discord?.applicationId)}`);
-  }
-  const failed = [slack, discord].find((result) => result.status === 'rejected');
-  if (failed) {
-    // The other one may be up already: take it down before reporting.
-    await Promise.allSettled(started.map((part) => part.stop(0)));
-    await jobs.close.stop(0).catch(() => undefined);
-    await redis?.close().catch(() => undefined);
-    await health.close().catch(() => undefined);
-    await service.close().catch(() => undefined);
-    throw failed.reason;
-  }
-  jobs.startWorker(
-    [slack, discord].flatMap((result) =>
-      result.status === 'fulfilled' && result.value ? [result.value.surfaces] : [],
-    ),
-  );
+      },
+    });
+    return { service, health, redis, connection, bots };
+  });
+  health.addCheck(bots.jobs.readiness);
+  if (redis !== undefined) health.addCheck(redis.readiness);
+  const lines: string[] = [];
+  if (bots.slack !== undefined) lines.push(`Slack: ${slackMode(bots.slack)}`);
+  if (bots.discord !== undefined) lines.push(`Discord: ${discordMode(bots.discord, plan.discord?.applicationId)}`);
   if (redis !== undefined) lines.push('Jobs: queued on Redis (REDIS_URL) for "genbot worker" processes to run');
-  lines.push(databaseLine(jobs.connection));
+  lines.push(databaseLine(connection));
   if (health.server !== undefined) lines.push(`Health: /healthz, /readyz and /metrics at :${health.server.port}`);
   for (const line of [...lines, ...serviceLines(service, core)]) say(line);
   logger.info({ bots: lines, service: describeService(service) }, 'genbot started');
   return waitForShutdown({
     triggers,
     stages: [
-      // Before anything else: no job starts from here on, not even one waiting in line; jobs not
-      // started stay recorded for the next start.
-      [
-        { name: 'readiness', stop: async () => health.beginDrain() },
-        { name: 'admission', stop: async () => runtime.close() },
-        jobs.stopTaking,
-      ],
-      started,
-      [jobs.close],
-      [
-        { name: 'service', stop: () => service.close() },
-        { name: 'health', stop: () => health.close() },
-        { name: 'redis', stop: async () => redis?.close() },
-      ],
+      [{ name: 'readiness', stop: async () => health.beginDrain() }, ...bots.stages.admission],
+      bots.stages.bots,
+      bots.stages.jobs,
+      // Last, in reverse order of opening: Redis, health, the service.
+      ...opened.stages(),
     ],
     logger,
     stderr: io.stderr,
   });
-}
-
-export /** Health, Redis (with REDIS_URL), the runtime and the jobs floor; on failure, what was opened is closed. */
-async function openBotParts(
-  core: CoreConfig,
-  shared: SharedState | undefined,
-  models: { client: OpenService['client']; chatModel: string; imageModel: string },
-  logger: Logger,
-  io: LauncherIo,
-): Promise<{ health: Health; redis: RedisFloor | undefined; runtime: BotRuntime; jobs: JobsFloor }> {
-  const health = await startHealth(io.env);
-  let redis: RedisFloor | undefined;
-  try {
-    redis = shared === undefined ? undefined : await openRedisFloor(shared, logger);
-    const runtime = new BotRuntime(
-      redis === undefined ? {} : { pace: redis.pace, sharedCancellations: redis.cancellations },
-    );
-    const jobs = await openJobsFloor({
-      core,
-      metrics: health.metrics,
-      databaseUrl: shared?.databaseUrl ?? envString(io.env, 'DATABASE_URL'),
-      runtime,
-      models,
-      logger,
-      shared: redis && { queue: redis.queue({}), places: redis.places },
-    });
-    return { health, redis, runtime, jobs };
-  } catch (err) {
-    await redis?.close().catch(() => undefined);
-    await health.close().catch(() => undefined);
-    throw err;
-  }
 }
 
 function slackMode(bot: SlackBot): string {
@@ -241,31 +171,25 @@ async function runPlayground(
   triggers: StopTriggers,
 ): Promise<ExitCode> {
   const say = (line: string) => io.stdout.write(`${line}\n`);
-  const service = await openService(core.service, logger);
-  let local: Awaited<ReturnType<typeof startLocalPlayground>>;
-  try {
-    local = await startLocalPlayground({ core, plan, service, logger });
-  } catch (err) {
-    await service.close().catch(() => undefined);
-    throw err;
-  }
+  const opened = new Opened();
+  const { service, local } = await opened.rollbackOnError(async () => {
+    const service = opened.add(await openService(core.service, logger), (it) => it.close(), 'service');
+    return { service, local: await startLocalPlayground({ core, plan, service, logger }) };
+  });
   logger.info({ url: local.playground.url }, 'playground ready');
   for (const line of serviceLines(service, core)) say(line);
   say('Slack and Discord: emulated on this machine, both real bots connected');
   // Last, once everything is up, and set apart: the one line to act on, not lost among log lines.
   say(`\nPlayground: ${local.playground.url}\n`);
+  const { stages } = local.bots;
   return waitForShutdown({
     triggers,
     stages: [
-      [
-        { name: 'playground actions', stop: async () => local.playground.stopTakingWork() },
-        { name: 'admission', stop: async () => local.runtime.close() },
-        local.jobs.stopTaking,
-      ],
-      local.bots,
-      [local.jobs.close, { name: 'playground', stop: () => local.playground.close() }],
-      local.fakes,
-      [{ name: 'service', stop: () => service.close() }],
+      [{ name: 'playground actions', stop: async () => local.playground.stopTakingWork() }, ...stages.admission],
+      stages.bots,
+      stages.jobs,
+      ...local.closing,
+      ...opened.stages(),
     ],
     logger,
     stderr: io.stderr,

@@ -1,11 +1,6 @@
 import type { Logger } from '@genbot/core/log';
 import { ExitCode } from '../exit-codes.js';
-
-/** Something to stop on shutdown; `drainMs` is how long replies in progress may still take. */
-export interface Stoppable {
-  name: string;
-  stop(drainMs: number): Promise<void>;
-}
+import { type Stoppable, stopAll } from '../wiring/closing.js';
 
 /** Bounded wait for replies and uploads in progress when a signal arrives. */
 export const DRAIN_MS = 20_000;
@@ -156,18 +151,4 @@ export async function waitForShutdown(options: ShutdownOptions): Promise<never> 
   // stop). Standard streams are synchronous on Linux (terminal, file or pipe), and the log
   // transport flushes on exit.
   process.exit(status);
-}
-
-export async function stopAll(stages: ShutdownOptions['stages'], drainMs: number, logger: Logger): Promise<boolean> {
-  let clean = true;
-  for (const stage of stages) {
-    const results = await Promise.allSettled(stage.map((part) => part.stop(drainMs)));
-    results.forEach((result, index) => {
-      if (result.status === 'rejected') {
-        clean = false;
-        logger.warn({ part: stage[index]?.name, err: result.reason }, 'did not stop cleanly');
-      }
-    });
-  }
-  return clean;
 }

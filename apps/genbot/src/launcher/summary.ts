@@ -1,6 +1,6 @@
 import type { CoreConfig } from '@genbot/core/config';
 import type { OpenService } from '../service.js';
-import type { StoreConnection } from './store-connection.js';
+import type { StoreConnection } from '../wiring/store-connection.js';
 
 /** Where the service is, for the start-up summary: origin and path only, never credentials or a query. */
 export function describeService(service: Pick<OpenService, 'baseUrl' | 'emulated'>): string {

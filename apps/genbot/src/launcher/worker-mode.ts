@@ -1,49 +1,25 @@
 import type { CoreConfig } from '@genbot/core/config';
-import {
-  handedOver,
-  type JobHandler,
-  JobLeftForLaterError,
-  JobScheduler,
-  JOB_LANES,
-  type QueuedJob,
-} from '@genbot/core/scheduling';
-import type { Logger } from '@genbot/core/log';
-import { StoreUnavailableError } from '@genbot/core/store';
-import { BotRuntime } from '@genbot/core/runtime';
 import type { SurfaceFactory } from '@genbot/core/jobs';
+import type { Logger } from '@genbot/core/log';
+import { BotRuntime } from '@genbot/core/runtime';
+import { JOB_LANES, JobScheduler } from '@genbot/core/scheduling';
 import { connectDiscordSurfaces } from '@genbot/discord-bot';
-import { type Health, startHealth } from '@genbot/health';
+import { startHealth } from '@genbot/health';
 import type { RateLimit } from '@genbot/queue';
 import { connectSlackSurfaces } from '@genbot/slack-bot';
 import type { ExitCode } from '../exit-codes.js';
 import { openService } from '../service.js';
-import type { LaunchPlan } from './config.js';
-import { createJobWorker, sweepOnceOpen, takeJobsOnceOpen } from './job-worker-start.js';
-import { openRedisFloor } from './redis-floor.js';
-import type { LauncherIo } from './run.js';
+import { Opened } from '../wiring/closing.js';
+import { openJobs } from '../wiring/jobs.js';
+import { StoreConnection } from '../wiring/store-connection.js';
+import { jobsOfCore, modelsOf } from './job-settings.js';
+import type { LauncherIo, LaunchPlan } from './launch.js';
+import { openSharedRedis } from './shared-redis.js';
 import { type StopTriggers, waitForShutdown } from './shutdown.js';
-import { databaseReadiness, StoreConnection } from './store-connection.js';
 import { databaseLine, describeService, serviceLines } from './summary.js';
 import { giveWayToBots } from './worker-priority.js';
 
 type WorkerPlan = Extract<LaunchPlan, { kind: 'worker' }>;
-
-/** A job met with the database away waits this long in the queue before a worker tries it again. */
-const STORE_RETRY_MS = 5_000;
-
-/** Things opened in turn, closed in reverse when start-up fails part-way. */
-class Opened {
-  readonly #closers: (() => Promise<unknown>)[] = [];
-
-  add<T>(thing: T, close: (thing: T) => Promise<unknown>): T {
-    this.#closers.push(() => close(thing));
-    return thing;
-  }
-
-  async closeAll(): Promise<void> {
-    for (const close of this.#closers.splice(0).reverse()) await close().catch(() => undefined);
-  }
-}
 
 /**
  * `genbot worker`: takes the jobs the bots queued on Redis (REDIS_URL) and
@@ -63,15 +39,9 @@ export async function runWorker(
   const say = (line: string) => io.stdout.write(`${line}\n`);
   const niceness = giveWayToBots(logger);
   const opened = new Opened();
-  let parts: Awaited<ReturnType<typeof openWorkerParts>>;
-  try {
-    parts = await openWorkerParts(core, plan, logger, io, opened);
-  } catch (err) {
-    await opened.closeAll();
-    throw err;
-  }
-  const { service, health, redis, connection, runtime, surfaces } = parts;
-  const { store } = connection;
+  const { service, health, redis, connection, runtime, surfaces } = await opened.rollbackOnError(() =>
+    openWorkerParts(core, plan, logger, io, opened),
+  );
   const { tuning } = plan;
   const queue = redis.queue({
     rateLimits: Object.fromEntries(
@@ -82,73 +52,28 @@ export async function runWorker(
     // One more chance than BullMQ's default: a deploy may kill a worker mid-job, and then its successor.
     maxStalledCount: 2,
   });
-  const worker = createJobWorker({
-    core,
-    store,
+  const jobs = openJobs({
+    ...jobsOfCore(core),
+    database: connection,
     runtime,
-    surfaces,
-    models: { client: service.client, imageModel: core.service.imageModel, chatModel: core.service.chatModel },
+    models: modelsOf(core, service),
     logger,
-    cancellations: redis.cancellations,
+    metrics: health.metrics,
+    shared: { queue, places: redis.places },
+    worker: { concurrency: tuning.concurrency, cancellations: redis.cancellations },
   });
-  const handler: JobHandler = async (delivery) => {
-    const { job } = delivery;
-    // For the metrics only: a database that cannot say is the job's own problem, met in handle().
-    const taken = await store.jobs.get(job.id).catch(() => undefined);
-    const startedAt = Date.now();
-    if (taken !== undefined && taken.state === 'queued') {
-      health.metrics.jobStarted({ kind: taken.kind, waitedSeconds: (startedAt - taken.createdAt.getTime()) / 1000 });
-    }
-    try {
-      await worker.handle(delivery);
-    } catch (error) {
-      // The database cannot say what the job is: it stays recorded, and runs once the database is back.
-      if (!(error instanceof StoreUnavailableError)) throw error;
-      throw new JobLeftForLaterError(job.id, 'the database is unavailable', { afterMs: STORE_RETRY_MS, cause: error });
-    }
-    // The worker that took the job over ends it, and gives back the user's place then.
-    if (handedOver(delivery.signal)) return;
-    const record = await store.jobs.get(job.id);
-    if (record !== undefined && record.state !== 'finished' && !runtime.accepting) {
-      throw new JobLeftForLaterError(job.id, 'this worker is stopping');
-    }
-    if (record?.outcome !== undefined && taken?.state !== 'finished') {
-      health.metrics.jobFinished({
-        kind: record.kind,
-        outcome: record.outcome,
-        seconds: (Date.now() - startedAt) / 1000,
-      });
-    }
-    // Ended here: the user's place in line is free for their next request.
-    await redis.places.shares
-      .release(job.lane, job.userId, job.id)
-      .catch((error: unknown) => logger.warn({ err: error, jobId: job.id }, "could not give back the user's place"));
-  };
-  // Its worker died or hung mid-job too often: ended as failed, and the user's place is free again.
-  const onGivenUp = async (job: QueuedJob): Promise<void> => {
-    await worker.giveUp(job);
-    await redis.places.shares
-      .release(job.lane, job.userId, job.id)
-      .catch((error: unknown) => logger.warn({ err: error, jobId: job.id }, "could not give back the user's place"));
-  };
-  const sweep = sweepOnceOpen(connection, { core, logger });
-  takeJobsOnceOpen(connection, {
-    worker,
-    queue,
-    handler,
-    process: { concurrency: tuning.concurrency, onGivenUp },
-    logger,
-  });
+  void jobs.startWorker(surfaces);
   health.addCheck(redis.readiness);
-  health.addCheck(databaseReadiness(store));
+  health.addCheck(jobs.readiness);
 
+  const platforms = surfaces.map((surface) => surface.platform);
   const lines = [
-    `Worker: ${worker.platforms.join(' and ')} jobs from Redis (REDIS_URL), up to ${tuning.concurrency.image} image and ${tuning.concurrency.stream} chat jobs at once`,
+    `Worker: ${platforms.join(' and ')} jobs from Redis (REDIS_URL), up to ${tuning.concurrency.image} image and ${tuning.concurrency.stream} chat jobs at once`,
     databaseLine(connection),
   ];
   if (health.server !== undefined) lines.push(`Health: /healthz, /readyz and /metrics at :${health.server.port}`);
   for (const line of [...lines, ...serviceLines(service, core)]) say(line);
-  logger.info({ platforms: worker.platforms, service: describeService(service), niceness }, 'genbot worker started');
+  logger.info({ platforms, service: describeService(service), niceness }, 'genbot worker started');
 
   return waitForShutdown({
     triggers,
@@ -156,19 +81,19 @@ export async function runWorker(
       [{ name: 'readiness', stop: async () => health.beginDrain() }],
       [
         // First: BullMQ takes no new job; the ones waiting stay in Redis for the other workers.
-        { name: 'job queue', stop: () => queue.close() },
+        jobs.stopTaking,
         {
           name: 'jobs',
           stop: async (drainMs) => {
-            sweep.stop();
             const drained = await runtime.drain({ deadlineMs: drainMs });
             if (!drained.finishedInTime)
               logger.warn({ drainMs, ...drained }, 'jobs still running at shutdown were stopped');
           },
         },
       ],
-      // Last, in reverse order of opening: the database, Redis, the platforms' clients, health, the service.
-      [{ name: 'connections', stop: () => opened.closeAll() }],
+      [jobs.close],
+      // Last, in reverse order of opening: Redis, the platforms' clients, health, the service.
+      ...opened.stages(),
     ],
     logger,
     stderr: io.stderr,
@@ -176,10 +101,9 @@ export async function runWorker(
 }
 
 async function openWorkerParts(core: CoreConfig, plan: WorkerPlan, logger: Logger, io: LauncherIo, opened: Opened) {
-  const service = opened.add(await openService(core.service, logger), (it) => it.close());
-  const health: Health = opened.add(await startHealth(io.env), (it) => it.close());
-  const redis = opened.add(await openRedisFloor(plan.shared, logger), (it) => it.close());
-  const connection = opened.add(await StoreConnection.open(plan.shared.databaseUrl, logger), (it) => it.close());
+  const service = opened.add(await openService(core.service, logger), (it) => it.close(), 'service');
+  const health = opened.add(await startHealth(io.env), (it) => it.close(), 'health');
+  const redis = opened.add(await openSharedRedis(plan.shared, logger), (it) => it.close(), 'redis');
   const surfaces: SurfaceFactory[] = [];
   if (plan.slack !== undefined)
     surfaces.push(await connectSlackSurfaces(plan.slack, { logger, metrics: health.metrics }));
@@ -187,6 +111,7 @@ async function openWorkerParts(core: CoreConfig, plan: WorkerPlan, logger: Logge
     const discord = opened.add(
       await connectDiscordSurfaces(plan.discord, { sharedRest: redis.pace, logger, metrics: health.metrics }),
       (it) => it.close(),
+      'Discord client',
     );
     surfaces.push(discord.surfaces);
   }
@@ -201,5 +126,7 @@ async function openWorkerParts(core: CoreConfig, plan: WorkerPlan, logger: Logge
   await redis.cancellations.listen((trigger) => {
     if (runtime.cancel(trigger)) logger.info({ trigger }, 'trigger message deleted; its job is cancelled');
   });
+  // Opened last, and closed with the jobs: a start-up that fails before leaves no connection behind.
+  const connection = await StoreConnection.open(plan.shared.databaseUrl, logger);
   return { service, health, redis, connection, runtime, surfaces };
 }

@@ -17,7 +17,6 @@ export {
 export { estimateTokens, UsageMeter } from './usage-meter.js';
 export { type RetentionSweep, startRetentionSweep } from './retention-sweep.js';
 export { secondsToUtcMidnight } from './daily-quota.js';
-export { InProcessJobs, type InProcessJobsOptions } from './in-process-jobs.js';
 export { StoredThreadCache, type StoredThreadCacheOptions } from './stored-thread-cache.js';
 export {
   type ButtonPress,

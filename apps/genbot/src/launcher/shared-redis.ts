@@ -23,7 +23,7 @@ const PLATFORMS = ['slack', 'discord'] as const;
 const PLACE_TTL_MS = MAX_RESUME_AGE_MS;
 
 /** What processes share through REDIS_URL: the job queue and the coordination beside it. */
-export interface RedisFloor {
+export interface SharedRedis {
   /** Slack event and mention de-duplication across replicas. */
   seen: SeenKeys;
   /** The per-channel call pace every process posting into a channel keeps together. */
@@ -40,7 +40,7 @@ export interface RedisFloor {
 }
 
 /** Connects to REDIS_URL (start-up fails naming it when Redis cannot be reached). */
-export async function openRedisFloor(shared: SharedState, logger: Logger): Promise<RedisFloor> {
+export async function openSharedRedis(shared: SharedState, logger: Logger): Promise<SharedRedis> {
   const redis = await connectRedis(shared.redisUrl);
   const shares: UserShares = new RedisUserShares(redis);
   const perUser = Object.fromEntries(JOB_LANES.map((lane) => [lane, DEFAULT_LANE_LIMITS[lane].perUser])) as Record<

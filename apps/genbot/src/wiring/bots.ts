@@ -1,0 +1,87 @@
+import { BotRuntime } from '@genbot/core/runtime';
+import { type DiscordBot, type DiscordBotOptions, startDiscordBot } from '@genbot/discord-bot';
+import { type SlackBot, type SlackBotOptions, startSlackBot } from '@genbot/slack-bot';
+import { Opened, type Stoppable, stopAll } from './closing.js';
+import { type Jobs, type JobsOptions, openJobs } from './jobs.js';
+
+/** What the wiring gives every bot itself: the jobs, the runtime, the logger, the metrics. */
+type Wired = 'logger' | 'runtime' | 'jobs' | 'metrics';
+
+export interface BotsOptions extends Omit<JobsOptions, 'runtime'> {
+  /** The process's one runtime, for both bots and the jobs: caps and shutdown hold for all (default: a new one). */
+  runtime?: BotRuntime | undefined;
+  /** Slack's bot, when it runs here; its thread cache is kept in the jobs' store unless `threads` is given. */
+  slack?: Omit<SlackBotOptions, Wired | 'threadStore'> | undefined;
+  /** Discord's bot, when it runs here. */
+  discord?: Omit<DiscordBotOptions, Wired> | undefined;
+}
+
+export interface Bots {
+  slack: SlackBot | undefined;
+  discord: DiscordBot | undefined;
+  runtime: BotRuntime;
+  jobs: Jobs;
+  /** Resolves once this process's worker takes jobs (at once when another process runs them). */
+  working: Promise<void>;
+  /**
+   * The shutdown, in order: no job starts any more, not even one waiting in line (those not
+   * started stay recorded for the next start); the bots finish their replies within the drain;
+   * the jobs' queue and database close.
+   */
+  stages: { admission: Stoppable[]; bots: Stoppable[]; jobs: Stoppable[] };
+  /** Runs `stages` in order, once (tests and benchmarks; the launcher puts its own parts between them). */
+  stop(options?: { drainMs?: number }): Promise<void>;
+}
+
+/**
+ * The bots on one jobs composition: the jobs opened, each bot given (Slack and Discord alike)
+ * the intake, `/usage`, the result buttons and the runtime, then the worker started on their
+ * surfaces. When a bot cannot start, the other one and the jobs are closed before the error goes on.
+ */
+export async function startBots(options: BotsOptions): Promise<Bots> {
+  const { slack, discord, logger, metrics } = options;
+  const runtime = options.runtime ?? new BotRuntime();
+  const opened = new Opened();
+  const jobs = openJobs({ ...options, runtime });
+  opened.add(jobs.close, (part, drainMs) => part.stop(drainMs), jobs.close.name);
+  const wired = { logger, runtime, jobs: jobs.botJobs, ...(metrics !== undefined && { metrics }) };
+  const started = await Promise.allSettled([
+    slack && startSlackBot({ ...slack, ...wired, threadStore: jobs.store.threads }),
+    discord && startDiscordBot({ ...discord, ...wired }),
+  ]);
+  const [slackResult, discordResult] = started;
+  const slackBot = slackResult.status === 'fulfilled' ? slackResult.value || undefined : undefined;
+  const discordBot = discordResult.status === 'fulfilled' ? discordResult.value || undefined : undefined;
+  const bots: Stoppable[] = [];
+  for (const [name, bot] of [
+    ['Slack bot', slackBot],
+    ['Discord bot', discordBot],
+  ] as const) {
+    if (bot === undefined) continue;
+    bots.push(opened.add({ name, stop: (drainMs: number) => bot.stop({ drainMs }) }, (part) => part.stop(0), name));
+  }
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed !== undefined) {
+    await opened.closeAll();
+    throw failed.reason;
+  }
+  const surfaces = [slackBot, discordBot].flatMap((bot) => (bot ? [bot.surfaces] : []));
+  const stages = {
+    admission: [{ name: 'admission', stop: async () => runtime.close() }, jobs.stopTaking],
+    bots,
+    jobs: [jobs.close],
+  };
+  let stopped: Promise<void> | undefined;
+  return {
+    slack: slackBot,
+    discord: discordBot,
+    runtime,
+    jobs,
+    working: jobs.startWorker(surfaces),
+    stages,
+    stop: ({ drainMs = 2_000 } = {}) => {
+      stopped ??= stopAll([stages.admission, stages.bots, stages.jobs], drainMs, logger).then(() => undefined);
+      return stopped;
+    },
+  };
+}
