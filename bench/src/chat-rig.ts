@@ -14,7 +14,9 @@ import { GenAiClient } from '@genbot/core/genai';
 import { JobScheduler, type JobSchedulerOptions } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
+import { InProcessJobs } from '@genbot/core/jobs';
 import { startDiscordBot } from '@genbot/discord-bot';
+import { openStore } from '@genbot/store';
 import {
   startDiscordFake,
   startSlackFake,
@@ -213,14 +215,32 @@ async function discordRig(
   let stopBot = async (): Promise<void> => undefined;
   let answer: ReturnType<typeof naiveAnswer> | undefined;
   if (options.answerer === 'bot') {
+    // As it ships: every mention a job, recorded in an in-memory SQLite database and run by the in-process worker.
+    const store = await openStore('sqlite::memory:');
+    const jobs = new InProcessJobs({
+      store,
+      runtime,
+      logger,
+      deps: {
+        images: models.client,
+        chat: models.client,
+        config: { imageModel: models.imageModel, chatModel: models.chatModel },
+        logger,
+      },
+    });
     const started = await startDiscordBot({
       discord: { token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl },
-      models,
       logger,
       registerCommands: false,
       runtime,
+      jobs: { intake: jobs.intake, usage: jobs.usage, presses: jobs.presses },
     });
-    stopBot = () => started.stop({ drainMs: 2_000 });
+    await jobs.startWorker([started.surfaces]);
+    stopBot = async () => {
+      await jobs.queue.close();
+      await started.stop({ drainMs: 2_000 });
+      await store.close();
+    };
   } else {
     answer = naiveAnswer(naiveDiscordSurface(fake.apiUrl, fake.botToken), models, logger);
   }

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStoreHarness, type StoreHarness } from '../discord/support/store-harness.js';
-import { everythingSaid, SECRETS } from '../discord/support/harness.js';
+import { everythingSaid, SECRETS, startHarness, type Harness } from '../discord/support/harness.js';
 import { startJobsHarness, type JobsHarness } from '../slack/support/jobs-harness.js';
 import { buttonFaultRows } from './rows/button-faults.js';
 import { discordButtonRows } from './rows/discord-buttons.js';
@@ -13,14 +12,14 @@ import { discordButtonRows } from './rows/discord-buttons.js';
  * platform serves its rows, each in its own channel.
  */
 let harness: JobsHarness | undefined;
-let discord: StoreHarness | undefined;
+let discord: Harness | undefined;
 const DISCORD_CHANNELS = discordButtonRows.map((_, index) => `button-row-${index}`);
 
 beforeAll(async () => {
   [harness, discord] = await Promise.all([
     startJobsHarness(),
     // Discord shows a bot only the channels its guild had at READY: one per row, made up front.
-    startStoreHarness({ fake: { guild: { channels: ['general', ...DISCORD_CHANNELS] } } }),
+    startHarness({ fake: { guild: { channels: ['general', ...DISCORD_CHANNELS] } } }),
   ]);
 });
 

@@ -78,7 +78,7 @@ async function until(done: () => boolean, timeoutMs = 15_000): Promise<void> {
 
 /** The edited image arrives in the row's channel (one upload of one image), and the service got the source. */
 async function expectEdited(ctx: RowContext, instruction: string): Promise<void> {
-  const done = lastWords(ctx, copy.editDone(instruction, { uploaded: 1, tooLarge: 0 }));
+  const done = lastWords(ctx, copy.editDone(instruction, { uploaded: 1, tooLarge: 0 }), 'mention');
   const view = await settled(
     ctx.platform,
     ctx.channel,
@@ -293,7 +293,8 @@ export const discordEdgeRows: Row[] = [
       expect(body).toContain('16:9');
       expect(body).not.toContain('--ar');
       expect((await beforeMarker(ctx)).view).toMatchObject({
-        texts: [copy.imagineDone('a wide beach', { uploaded: 1, tooLarge: 0 })],
+        texts: lastWords(ctx, copy.imagineDone('a wide beach', { uploaded: 1, tooLarge: 0 }), 'imagine'),
+        uploads: [{ comment: copy.imageComment('a wide beach') }],
       });
     },
   },

@@ -70,10 +70,6 @@ async function submitButtonEdit(
   context: IngressContext,
   logger: Logger,
 ): Promise<void> {
-  if (context.presses === undefined) {
-    await answerPrivately(submit, copy.buttonGone, logger);
-    return;
-  }
   const channelId = submit.channelId ?? '';
   const answer = await context.presses.submitForm({
     jobId: formJobId(form.openedBy),

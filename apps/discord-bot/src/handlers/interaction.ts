@@ -1,4 +1,3 @@
-import { copy } from '@genbot/core/copy';
 import type { Logger } from '@genbot/core/log';
 import { type ChatInputCommandInteraction, type Interaction, MessageFlags } from 'discord.js';
 import { EDIT_IMAGE_COMMAND, IMAGINE_COMMAND, parseImagineOptions, USAGE_COMMAND } from '../commands.js';
@@ -51,21 +50,21 @@ async function submitImagine(
     return;
   }
   // One interaction id is one job: a repeated delivery was answered the first time.
-  if (result.duplicate) return;
+  if (result.duplicate) {
+    logger.debug({ jobId: job.id }, 'imagine command delivered again: answered the first time');
+    return;
+  }
   logger.info({ jobId: job.id }, 'imagine command');
   await discordCall(() => interaction.deferReply());
 }
 
 /** `/usage`: this user's usage, to them alone. */
 async function answerUsage(interaction: ChatInputCommandInteraction, context: IngressContext): Promise<void> {
-  const answer =
-    context.usage === undefined
-      ? copy.usageNotRecorded
-      : await context.usage.answer({
-          platform: 'discord',
-          userId: interaction.user.id,
-          ...(interaction.guildId === null ? {} : { workspaceId: interaction.guildId }),
-        });
+  const answer = await context.usage.answer({
+    platform: 'discord',
+    userId: interaction.user.id,
+    ...(interaction.guildId === null ? {} : { workspaceId: interaction.guildId }),
+  });
   await discordCall(() => interaction.reply({ content: answer, flags: MessageFlags.Ephemeral }));
 }
 

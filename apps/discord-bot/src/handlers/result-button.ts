@@ -1,4 +1,3 @@
-import { copy } from '@genbot/core/copy';
 import type { Logger } from '@genbot/core/log';
 import type { ButtonInteraction } from 'discord.js';
 import { discordCall } from '../discord-errors.js';
@@ -19,11 +18,6 @@ import { answerPrivately } from './private-answer.js';
  * person, a quota) is private.
  */
 export async function pressResultButton(press: ButtonInteraction, context: IngressContext, logger: Logger) {
-  if (context.presses === undefined) {
-    logger.info('a button pressed with no store to read it from');
-    await answerPrivately(press, copy.buttonGone, logger);
-    return;
-  }
   const answer = await context.presses.press({
     jobId: interactionJobId(press.id),
     buttonId: press.customId,

@@ -81,10 +81,8 @@ export async function startLocalPlayground(options: {
       }),
       startDiscordBot({
         discord: { token: discordFake.botToken, applicationId: discordFake.applicationId, apiUrl: discordFake.apiUrl },
-        models,
         logger,
         runtime,
-        maxReplyChars: core.reply.maxChars,
         registerCommands: { guildId: discordFake.guildId },
         jobs: jobs.botJobs,
       }).then((bot) => {

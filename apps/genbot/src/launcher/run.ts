@@ -121,10 +121,8 @@ async function runBots(
     plan.discord &&
       startDiscordBot({
         discord: plan.discord,
-        models,
         logger,
         runtime,
-        maxReplyChars: core.reply.maxChars,
         jobs: jobs.botJobs,
         // Every shard process and worker of the bot keeps to one global REST budget.
         ...(redis !== undefined && { sharedRest: redis.pace }),
