@@ -179,24 +179,6 @@ describe('a Discord job run from its data alone, with no gateway', () => {
     expect(fake.state.interaction(interaction.id)?.followUpMessageIds).toEqual([]);
   });
 
-  it('waits for the defer when the worker reaches the webhook before ingress has answered', async () => {
-    const prompt = 'an early bird';
-    const interaction = adaImagines(prompt);
-    const expiresAt = interaction.createdAt + 15 * 60_000;
-    const refusedBefore = fake.state.refusals.filter((refusal) => refusal.code === 10015).length;
-    const running = run(imagineJob({ interactionId: interaction.id, token: interaction.token, expiresAt, prompt }));
-    // Ingress answers only once the worker has found the webhook not there yet (Unknown Webhook).
-    await eventually(() => fake.state.refusals.filter((refusal) => refusal.code === 10015).length > refusedBefore, {
-      what: 'the worker turned away by the webhook',
-    });
-    await deferPublicly(interaction.id, interaction.token);
-    await running;
-    const done = fake.state.interaction(interaction.id);
-    expect(fake.state.message(interaction.channelId, done?.originalMessageId ?? '')?.content).toBe(
-      copy.imageComment(prompt),
-    );
-  });
-
   it('answers through the webhook at once, whatever the channel’s own messages wait for', async () => {
     const prompt = 'a busy square';
     const interaction = adaImagines(prompt);

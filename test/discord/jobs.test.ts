@@ -86,6 +86,24 @@ describe('Discord: /imagine and mentions as jobs', () => {
     expect(interaction.followUpMessageIds).toEqual([]);
   });
 
+  it('defers /imagine before queueing it: with Discord slow to take the defer, the worker never meets a missing webhook', async () => {
+    const unknownWebhooks = () => h.fake.state.refusals.filter((refusal) => refusal.code === 10015).length;
+    const before = unknownWebhooks();
+    // The defer takes a second to count: a worker that reached the webhook first would be told it does not exist.
+    const slow = h.fake.slowCallbacks({ delayMs: 1_000, times: 1 });
+    onTestFinished(() => slow.off());
+    const prompt = 'a patient heron';
+    const started = runs('ada', 'imagine', { prompt });
+    const interaction = await finished(started);
+    expect(unknownWebhooks()).toBe(before);
+    // The worker took the job only once Discord had the defer.
+    const record = await h.store.jobs.get(`dc-int-${started.id}`);
+    expect(record?.startedAt?.getTime()).toBeGreaterThanOrEqual(interaction.acknowledgedAt ?? Number.POSITIVE_INFINITY);
+    const original = h.fake.state.message(interaction.channelId, interaction.originalMessageId ?? '');
+    expect(original?.content).toBe(copy.imageComment(prompt));
+    expect(original?.history.map((version) => version.content)).toContain(copy.imagining(prompt));
+  });
+
   it('records a mention as a job; the worker replies to the mention', async () => {
     const mention = h.fake.userSays({ user: 'ada', channelId: h.channelId, content: `${h.mention} hello there` });
     const reply = await h.fake.waitFor(

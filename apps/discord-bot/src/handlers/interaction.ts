@@ -7,6 +7,7 @@ import { cacheMentionedMembers, cachedNames, plainText } from '../mentions.js';
 import type { IngressContext } from './context.js';
 import { openMessageEditForm } from './edit-image-command.js';
 import { submitForm } from './form-submit.js';
+import { answerRefusal } from './private-answer.js';
 import { pressResultButton } from './result-button.js';
 
 /**
@@ -28,9 +29,9 @@ async function withinTime(work: Promise<void>, ms: number): Promise<void> {
 }
 
 /**
- * `/imagine`: parsed into a job and submitted before Discord is answered, so
- * a refusal (quota, restart) is private; an accepted job gets the public
- * deferred response that its worker fills in.
+ * `/imagine`: parsed into a job and admitted before Discord is answered, so
+ * a refusal (quota, restart) is private; an admitted job gets the public
+ * deferred response before it is queued, so its worker always finds it.
  */
 async function submitImagine(
   interaction: ChatInputCommandInteraction,
@@ -43,10 +44,14 @@ async function submitImagine(
   const names = cachedNames(interaction.client, interaction.guild);
   const prompt = plainText(request.prompt, interaction.client.user.id, names);
   const job = imagineJob(interaction, { ...request, prompt });
-  const result = await context.intake.submit(job);
+  const result = await context.intake.submit(job, {
+    beforeQueue: async () => {
+      await discordCall(() => interaction.deferReply());
+    },
+  });
   if (!result.accepted) {
     logger.info('imagine command refused');
-    await discordCall(() => interaction.reply({ content: result.answer, flags: MessageFlags.Ephemeral }));
+    await answerRefusal(interaction, result.answer, logger);
     return;
   }
   // One interaction id is one job: a repeated delivery was answered the first time.
@@ -55,7 +60,6 @@ async function submitImagine(
     return;
   }
   logger.info({ jobId: job.id }, 'imagine command');
-  await discordCall(() => interaction.deferReply());
 }
 
 /** `/usage`: this user's usage, to them alone. */

@@ -7,27 +7,34 @@ import { editModal } from '../results/edit-form.js';
 import { formId } from '../results/form-ids.js';
 import type { IngressContext } from './context.js';
 import { openForm } from './open-form.js';
-import { answerPrivately } from './private-answer.js';
+import { answerPrivately, answerRefusal } from './private-answer.js';
 
 /**
  * A press of a result's button, checked and admitted by core before Discord
  * is answered: Edit opens its form at once; a job that starts gets a public
- * deferred reply (a new message under the pressed one, which keeps its images
- * and buttons), which its worker fills with progress and then the result; a
- * refusal (a stale or forged id, the same button still running for this
- * person, a quota) is private.
+ * deferred reply before it is queued (a new message under the pressed one,
+ * which keeps its images and buttons), which its worker fills with progress
+ * and then the result; a refusal (a stale or forged id, the same button still
+ * running for this person, a quota) is private.
  */
 export async function pressResultButton(press: ButtonInteraction, context: IngressContext, logger: Logger) {
-  const answer = await context.presses.press({
-    jobId: interactionJobId(press.id),
-    buttonId: press.customId,
-    platform: 'discord',
-    workspaceId: press.guildId ?? undefined,
-    channelId: press.channelId,
-    userId: press.user.id,
-    target: { channelId: press.channelId },
-    interaction: { token: press.token, expiresAt: new Date(press.createdTimestamp + INTERACTION_TOKEN_MS) },
-  });
+  const answer = await context.presses.press(
+    {
+      jobId: interactionJobId(press.id),
+      buttonId: press.customId,
+      platform: 'discord',
+      workspaceId: press.guildId ?? undefined,
+      channelId: press.channelId,
+      userId: press.user.id,
+      target: { channelId: press.channelId },
+      interaction: { token: press.token, expiresAt: new Date(press.createdTimestamp + INTERACTION_TOKEN_MS) },
+    },
+    {
+      beforeQueue: async () => {
+        await discordCall(() => press.deferReply());
+      },
+    },
+  );
   switch (answer.kind) {
     case 'form': {
       const customId = formId({ kind: 'button', openedBy: press.id, buttonId: answer.form.state });
@@ -38,10 +45,9 @@ export async function pressResultButton(press: ButtonInteraction, context: Ingre
       // One interaction id is one job: a repeated delivery was answered the first time.
       if (answer.duplicate) return;
       logger.info({ position: answer.position }, 'result button pressed');
-      await discordCall(() => press.deferReply());
       return;
     case 'refused':
-      await answerPrivately(press, answer.answer, logger);
+      await answerRefusal(press, answer.answer, logger);
       return;
     case 'invalid':
       await answerPrivately(press, answer.error, logger);
