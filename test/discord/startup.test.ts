@@ -70,7 +70,7 @@ describe('Discord bot start-up', () => {
   it('without the MessageContent intent, warns once and still answers mentions', async () => {
     const { fake, client } = await services({ allowMessageContentIntent: false });
     const { logger, lines } = captureLogs();
-    const { bot, close } = await startBotOnJobs({
+    const { close } = await startBotOnJobs({
       discord: { token: fake.botToken, apiUrl: fake.apiUrl },
       client,
       logger,
