@@ -14,7 +14,6 @@ import { GenAiClient } from '@genbot/core/genai';
 import { JobScheduler, type JobSchedulerOptions } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
-import { startDiscordBot } from '@genbot/discord-bot';
 import {
   startDiscordFake,
   startSlackFake,
@@ -217,13 +216,18 @@ async function discordRig(
   let stopBot = async (): Promise<void> => undefined;
   let answer: ReturnType<typeof naiveAnswer> | undefined;
   if (options.answerer === 'bot') {
-    const started = await startDiscordBot({
-      discord: { token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl },
+    // As it ships: every mention a job, recorded in an in-memory SQLite database and run by the in-process worker.
+    const started = await startBots({
+      discord: {
+        discord: { token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl },
+        registerCommands: false,
+      },
+      database: await inMemoryDatabase(),
       models,
       logger,
-      registerCommands: false,
       runtime,
     });
+    await started.working;
     stopBot = () => started.stop({ drainMs: 2_000 });
   } else {
     answer = naiveAnswer(naiveDiscordSurface(fake.apiUrl, fake.botToken), models, logger);

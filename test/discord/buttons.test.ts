@@ -3,14 +3,14 @@ import { JobScheduler } from '@genbot/core/scheduling';
 import type { DiscordInteraction, DiscordMessage } from '@genbot/fakes';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everythingSaid, SECRETS } from './support/harness.js';
-import { answered, eventually, labelsOf, originalText, press, resultOf } from './support/results.js';
-import { startStoreHarness, type StoreHarness, storedResultOf } from './support/store-harness.js';
+import { eventually } from '@genbot/test-servers';
+import { everythingSaid, SECRETS, startHarness, type Harness, storedResultOf } from './support/harness.js';
+import { answered, labelsOf, originalText, press, resultOf } from './support/results.js';
 
-let h: StoreHarness;
+let h: Harness;
 
 beforeAll(async () => {
-  h = await startStoreHarness();
+  h = await startHarness();
 });
 
 afterAll(async () => {
@@ -187,7 +187,7 @@ describe('Discord: buttons under results', () => {
     const [shown] = await h.store.versions.byMessage('discord', h.channelId, result.id);
     const before = new Set(h.botMessages(h.channelId).map((message) => message.id));
     // As ingress took it, but its job only ran once the token had expired (a long queue).
-    const answer = await h.presses.press({
+    const answer = await h.jobs.presses.press({
       jobId: 'dc-int-1000000000000000001',
       buttonId: `gb1:v:${shown?.ref ?? ''}`,
       platform: 'discord',
@@ -233,10 +233,10 @@ describe('Discord: buttons under results', () => {
 });
 
 describe('Discord: a press that waits in line', () => {
-  let queued: StoreHarness;
+  let queued: Harness;
 
   beforeAll(async () => {
-    queued = await startStoreHarness({ scheduler: new JobScheduler({ image: { concurrency: 1 } }) });
+    queued = await startHarness({ scheduler: new JobScheduler({ image: { concurrency: 1 } }) });
   });
 
   afterAll(async () => {
@@ -264,10 +264,10 @@ describe('Discord: a press that waits in line', () => {
 });
 
 describe('Discord: a press counts for whoever pressed', () => {
-  let limited: StoreHarness;
+  let limited: Harness;
 
   beforeAll(async () => {
-    limited = await startStoreHarness({ quota: { imagesPerDay: 1 } });
+    limited = await startHarness({ quota: { imagesPerDay: 1 } });
   });
 
   afterAll(async () => {

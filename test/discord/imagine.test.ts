@@ -3,6 +3,7 @@ import type { DiscordInteraction, DiscordMessage } from '@genbot/fakes';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everythingSaid, SECRETS, startHarness, type Harness } from './support/harness.js';
+import { resultOf } from './support/results.js';
 
 let h: Harness;
 
@@ -25,6 +26,18 @@ function original(interaction: DiscordInteraction): DiscordMessage {
 
 function followUps(interaction: DiscordInteraction): DiscordMessage[] {
   return interaction.followUpMessageIds.flatMap((id) => h.fake.state.message(interaction.channelId, id) ?? []);
+}
+
+/** Runs /imagine and waits for its result: the original response, holding the images and their buttons. */
+async function imagined(
+  options: Record<string, string>,
+  timeoutMs = 15_000,
+): Promise<{ interaction: DiscordInteraction; result: DiscordMessage }> {
+  const started = h.fake.userRunsCommand({ user: 'ada', channelId: h.channelId, name: 'imagine', options });
+  const result = await resultOf(h.fake, started, timeoutMs);
+  const interaction = h.fake.state.interaction(started.id);
+  if (interaction === undefined) throw new Error(`no interaction ${started.id}`);
+  return { interaction, result };
 }
 
 /** Runs /imagine and waits until its original response stops saying it is working. */
@@ -52,33 +65,32 @@ describe('/imagine on Discord', () => {
     expect(command?.options[1]?.choices?.map((choice) => choice.value)).toContain('16:9');
   });
 
-  it('registers /usage and, with no usage records kept, says so privately', async () => {
+  it('registers /usage and answers it privately from the usage ledger', async () => {
     expect(h.fake.state.guildCommands.map((command) => command.name)).toEqual(['imagine', 'usage', 'Edit image']);
-    const started = h.fake.userRunsCommand({ user: 'ada', channelId: h.channelId, name: 'usage' });
+    const started = h.fake.userRunsCommand({ user: 'carol', channelId: h.channelId, name: 'usage' });
     const interaction = await h.fake.waitFor((state) =>
       state.interaction(started.id)?.status === 'acknowledged' ? state.interaction(started.id) : undefined,
     );
     expect([interaction.responseType, interaction.ephemeral]).toEqual([4, true]);
     const answer = h.fake.state.message(interaction.channelId, interaction.originalMessageId ?? '');
-    expect(answer?.content).toBe(copy.usageNotRecorded);
+    const carol = { platform: 'discord', userId: h.fake.state.user('carol').id, workspaceId: h.fake.guildId } as const;
+    expect(answer?.content).toBe(await h.jobs.usage.answer(carol));
+    expect(answer?.content).toMatch(/^\*\*Today:\*\* /);
   });
 
-  it('shows a progress reply naming the prompt, then the images as attachments at the aspect ratio', async () => {
-    const interaction = await runImagine({ prompt: 'a lighthouse at dusk [images:2]', aspect_ratio: '16:9' });
+  it('shows a progress reply naming the prompt, then the images as attachments at the aspect ratio in its place', async () => {
+    const prompt = 'a lighthouse at dusk [images:2]';
+    const { interaction, result } = await imagined({ prompt, aspect_ratio: '16:9' });
     // The fake expires an interaction left unanswered for Discord's 3 s: acknowledged means in time.
     expect(interaction.status).toBe('acknowledged');
     expect(interaction.responseType).toBe(5);
 
-    const response = original(interaction);
-    const prompt = 'a lighthouse at dusk [images:2]';
-    expect(response.history.map((version) => version.content)).toContain(copy.imagining(prompt));
-    expect(response.content).toBe(copy.imagineDone(prompt, { uploaded: 2, tooLarge: 0 }));
-
-    const [upload, ...others] = followUps(interaction);
-    expect(others).toEqual([]);
-    expect(upload?.content).toBe(copy.imageComment(prompt));
-    expect(upload?.attachments).toHaveLength(2);
-    for (const attachment of upload?.attachments ?? []) {
+    expect(result.id).toBe(interaction.originalMessageId);
+    expect(result.history.map((version) => version.content)).toContain(copy.imagining(prompt));
+    expect(result.content).toBe(copy.imageComment(prompt));
+    expect(followUps(interaction)).toEqual([]);
+    expect(result.attachments).toHaveLength(2);
+    for (const attachment of result.attachments) {
       expect(attachment.filename).toMatch(/^a-lighthouse-at-dusk-\d\.png$/);
       const metadata = await sharp(attachment.bytes).metadata();
       expect(metadata.format).toBe('png');
@@ -87,9 +99,8 @@ describe('/imagine on Discord', () => {
   });
 
   it('uses the service’s format and a square by default', async () => {
-    const interaction = await runImagine({ prompt: 'a red fox [format:webp]' });
-    const [upload] = followUps(interaction);
-    const attachment = upload?.attachments[0];
+    const { result } = await imagined({ prompt: 'a red fox [format:webp]' });
+    const attachment = result.attachments[0];
     expect(attachment?.filename).toMatch(/\.webp$/);
     const metadata = await sharp(attachment?.bytes).metadata();
     expect(metadata.format).toBe('webp');
@@ -97,14 +108,13 @@ describe('/imagine on Discord', () => {
   });
 
   it('is acknowledged within the 3 s window even when the service takes 10 s, and the images still arrive', async () => {
-    const interaction = await runImagine({ prompt: 'a slow sunrise [fault:slow=10000]', aspect_ratio: '9:16' }, 30_000);
+    const prompt = 'a slow sunrise [fault:slow=10000]';
+    const { interaction, result } = await imagined({ prompt, aspect_ratio: '9:16' }, 30_000);
     // Acknowledged, not expired: within the fake's 3 s, while the images took 10 s.
     expect(interaction.status).toBe('acknowledged');
     expect(Date.now() - interaction.createdAt).toBeGreaterThanOrEqual(10_000);
-    expect(original(interaction).content).toBe(
-      copy.imagineDone('a slow sunrise [fault:slow=10000]', { uploaded: 1, tooLarge: 0 }),
-    );
-    const attachment = followUps(interaction)[0]?.attachments[0];
+    expect(result.content).toBe(copy.imageComment(prompt));
+    const attachment = result.attachments[0];
     expect(ratio(await sharp(attachment?.bytes).metadata())).toBeCloseTo(9 / 16, 1);
   });
 

@@ -1,24 +1,33 @@
 import { copy } from '@genbot/core/copy';
-import { registerCommands } from '@genbot/discord-bot';
+import { GenAiClient } from '@genbot/core/genai';
+import type { ChatJob } from '@genbot/core/jobs';
+import { connectDiscordSurfaces, registerCommands } from '@genbot/discord-bot';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startDiscordFake, type DiscordFake, type DiscordInteraction } from '@genbot/fakes';
+import { eventually } from '@genbot/test-servers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, BOT_TOKEN, captureLogs } from './support/harness.js';
-import { fromStorage, runJob, TestWorker } from './support/test-worker.js';
+import { API_KEY, BOT_TOKEN, captureLogs, type JobsFloor, openJobsFloor } from './support/harness.js';
 
 /**
  * No bot is connected here: nothing holds a gateway session. A job, as
- * ingress would have stored it (JSON), is all a worker gets.
+ * ingress records it in the store, is all the worker gets; it answers on
+ * REST-only surfaces made from this process's configuration.
  */
 let fake: DiscordFake;
 let emulator: Emulator;
-let worker: TestWorker;
+let client: GenAiClient;
+let floor: JobsFloor;
+let closeSurfaces: () => Promise<void>;
 
 beforeAll(async () => {
   fake = await startDiscordFake({ botToken: BOT_TOKEN });
   emulator = await startEmulator({ apiKey: API_KEY });
   const { logger } = captureLogs();
-  worker = await TestWorker.start({ fake, emulator, logger });
+  client = new GenAiClient({ baseUrl: emulator.url, apiKey: API_KEY, retryBaseDelayMs: 5, logger });
+  floor = await openJobsFloor({ client, logger });
+  const worker = await connectDiscordSurfaces({ token: fake.botToken, apiUrl: fake.apiUrl });
+  closeSurfaces = worker.close;
+  await floor.jobs.startWorker([worker.surfaces]);
   await registerCommands({
     discord: { token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl },
     guildId: fake.guildId,
@@ -27,22 +36,36 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await worker?.close();
-  await Promise.allSettled([emulator?.close(), fake?.close()]);
+  await floor?.close();
+  await closeSurfaces?.();
+  await Promise.allSettled([client?.close(), emulator?.close(), fake?.close()]);
 });
 
-function imagineJobJson(options: { interactionId: string; token: string; expiresAt: number; prompt: string }): string {
+function imagineJob(options: { interactionId: string; token: string; expiresAt: number; prompt: string }): ChatJob {
   const channelId = fake.channelId('general');
   const userId = fake.state.user('ada').id;
-  return JSON.stringify({
+  return {
     id: `dc-int-${options.interactionId}`,
     platform: 'discord',
     workspaceId: fake.guildId,
     channelId,
     userId,
     input: { kind: 'imagine', imagine: { target: { channelId }, prompt: options.prompt, userId } },
-    interaction: { token: options.token, expiresAt: new Date(options.expiresAt).toISOString() },
-  });
+    interaction: { token: options.token, expiresAt: new Date(options.expiresAt) },
+  };
+}
+
+/** Records and queues the job as ingress does, and waits for the worker to finish it. */
+async function run(job: ChatJob): Promise<void> {
+  expect(await floor.jobs.botJobs.intake.submit(job)).toMatchObject({ accepted: true, duplicate: false });
+  const record = await eventually(
+    async () => {
+      const found = await floor.store.jobs.get(job.id);
+      return found?.state === 'finished' ? found : undefined;
+    },
+    { what: `job ${job.id} finished` },
+  );
+  expect(record.outcome).toBe('done');
 }
 
 /** ada runs `/imagine`; no bot is connected to answer it. */
@@ -73,7 +96,7 @@ describe('a Discord job run from its data alone, with no gateway', () => {
       text: 'say something nice',
       attachments: [],
     };
-    const stored = JSON.stringify({
+    await run({
       id: `dc-msg-${mention.id}`,
       platform: 'discord',
       workspaceId: fake.guildId,
@@ -82,7 +105,6 @@ describe('a Discord job run from its data alone, with no gateway', () => {
       userId,
       input: { kind: 'mention', mention: { target: { channelId, threadId: mention.id }, trigger, userId } },
     });
-    await runJob(fromStorage(stored), worker.surfaces, worker.deps);
     const replies = fake.state
       .messages(channelId)
       .filter((message) => message.author.id === fake.botUser.id && message.reference?.messageId === mention.id);
@@ -92,30 +114,30 @@ describe('a Discord job run from its data alone, with no gateway', () => {
 
   it('reads a channel it has not seen once, however many of its jobs start together', async () => {
     const channelId = fake.state.addChannel('lobby').id;
-    const userId = fake.state.user('ada').id;
-    const jobs = ['one', 'two', 'three'].map((word) => {
-      const mention = fake.userSays({ user: 'ada', channelId, content: `<@${fake.botUser.id}> ${word}` });
+    // Three people, so no one's share of the lane holds a job back.
+    const people = { one: 'ada', two: 'bob', three: 'carol' };
+    const jobs = Object.entries(people).map(([word, name]): ChatJob => {
+      const userId = fake.state.user(name).id;
+      const mention = fake.userSays({ user: name, channelId, content: `<@${fake.botUser.id}> ${word}` });
       const trigger = {
         id: mention.id,
-        author: { id: userId, name: 'ada', isBot: false, isSelf: false },
+        author: { id: userId, name, isBot: false, isSelf: false },
         text: word,
         attachments: [],
       };
       const target = { channelId, threadId: mention.id };
-      return fromStorage(
-        JSON.stringify({
-          id: `dc-msg-${mention.id}`,
-          platform: 'discord',
-          workspaceId: fake.guildId,
-          channelId,
-          threadId: mention.id,
-          userId,
-          input: { kind: 'mention', mention: { target, trigger, history: [trigger], userId } },
-        }),
-      );
+      return {
+        id: `dc-msg-${mention.id}`,
+        platform: 'discord',
+        workspaceId: fake.guildId,
+        channelId,
+        threadId: mention.id,
+        userId,
+        input: { kind: 'mention', mention: { target, trigger, history: [trigger], userId } },
+      };
     });
     const before = fake.state.botRequests.length;
-    await Promise.all(jobs.map((job) => runJob(job, worker.surfaces, worker.deps)));
+    await Promise.all(jobs.map(run));
     const reads = fake.state.botRequests
       .slice(before)
       .filter((call) => call.method === 'GET' && call.path.startsWith('/channels/'));
@@ -128,15 +150,13 @@ describe('a Discord job run from its data alone, with no gateway', () => {
     const interaction = adaImagines(prompt);
     await deferPublicly(interaction.id, interaction.token);
     const expiresAt = interaction.createdAt + 15 * 60_000;
-    await runJob(
-      fromStorage(imagineJobJson({ interactionId: interaction.id, token: interaction.token, expiresAt, prompt })),
-      worker.surfaces,
-      worker.deps,
-    );
+    await run(imagineJob({ interactionId: interaction.id, token: interaction.token, expiresAt, prompt }));
     const done = fake.state.interaction(interaction.id);
     const original = fake.state.message(interaction.channelId, done?.originalMessageId ?? '');
-    expect(original?.content).toBe(copy.imagineDone(prompt, { uploaded: 1, tooLarge: 0 }));
-    expect(done?.followUpMessageIds).toHaveLength(1);
+    // The result takes the place of the progress line: one message, with the image.
+    expect(original?.content).toBe(copy.imageComment(prompt));
+    expect(original?.attachments).toHaveLength(1);
+    expect(done?.followUpMessageIds).toEqual([]);
   });
 
   it('past the token’s life, answers with plain channel messages', async () => {
@@ -145,43 +165,16 @@ describe('a Discord job run from its data alone, with no gateway', () => {
     const interaction = adaImagines(prompt);
     await deferPublicly(interaction.id, interaction.token);
     const before = fake.state.messages(channelId).length;
-    await runJob(
-      fromStorage(
-        imagineJobJson({ interactionId: interaction.id, token: interaction.token, expiresAt: Date.now() - 1, prompt }),
-      ),
-      worker.surfaces,
-      worker.deps,
+    await run(
+      imagineJob({ interactionId: interaction.id, token: interaction.token, expiresAt: Date.now() - 1, prompt }),
     );
     const posted = fake.state.messages(channelId).slice(before);
-    expect(posted.map((message) => message.content)).toEqual([
-      copy.imagineDone(prompt, { uploaded: 1, tooLarge: 0 }),
-      copy.imageComment(prompt),
-    ]);
-    expect(posted.map((message) => message.interaction)).toEqual([null, null]);
-    expect(posted[1]?.attachments).toHaveLength(1);
+    // The progress message gave way to the result, as a channel message of its own.
+    expect(posted.map((message) => message.content)).toEqual([copy.imageComment(prompt)]);
+    expect(posted.map((message) => message.interaction)).toEqual([null]);
+    expect(posted[0]?.attachments).toHaveLength(1);
     // The webhook was never used: the deferred response still says it is thinking.
     expect(fake.state.interaction(interaction.id)?.followUpMessageIds).toEqual([]);
-  });
-
-  it('waits for the defer when the worker reaches the webhook before ingress has answered', async () => {
-    const prompt = 'an early bird';
-    const interaction = adaImagines(prompt);
-    const expiresAt = interaction.createdAt + 15 * 60_000;
-    const job = fromStorage(
-      imagineJobJson({ interactionId: interaction.id, token: interaction.token, expiresAt, prompt }),
-    );
-    const refusedBefore = fake.state.refusals.filter((refusal) => refusal.code === 10015).length;
-    const running = runJob(job, worker.surfaces, worker.deps);
-    // Ingress answers only once the worker has found the webhook not there yet (Unknown Webhook).
-    await fake.waitFor(() =>
-      fake.state.refusals.filter((refusal) => refusal.code === 10015).length > refusedBefore ? true : undefined,
-    );
-    await deferPublicly(interaction.id, interaction.token);
-    await running;
-    const done = fake.state.interaction(interaction.id);
-    expect(fake.state.message(interaction.channelId, done?.originalMessageId ?? '')?.content).toBe(
-      copy.imagineDone(prompt, { uploaded: 1, tooLarge: 0 }),
-    );
   });
 
   it('answers through the webhook at once, whatever the channel’s own messages wait for', async () => {
@@ -190,19 +183,15 @@ describe('a Discord job run from its data alone, with no gateway', () => {
     await deferPublicly(interaction.id, interaction.token);
     // The channel's messages are held back for a minute (a 429 in it): the webhook is not the channel.
     // Last of the file: the channel stays held.
-    worker.deps.channels.holdOff(interaction.channelId, 'post', 60_000);
-    worker.deps.channels.holdOff(interaction.channelId, 'edit', 60_000);
+    floor.runtime.channels.holdOff(interaction.channelId, 'post', 60_000);
+    floor.runtime.channels.holdOff(interaction.channelId, 'edit', 60_000);
     const expiresAt = interaction.createdAt + 15 * 60_000;
     const started = Date.now();
-    await runJob(
-      fromStorage(imagineJobJson({ interactionId: interaction.id, token: interaction.token, expiresAt, prompt })),
-      worker.surfaces,
-      worker.deps,
-    );
+    await run(imagineJob({ interactionId: interaction.id, token: interaction.token, expiresAt, prompt }));
     expect(Date.now() - started).toBeLessThan(10_000);
     const done = fake.state.interaction(interaction.id);
     expect(fake.state.message(interaction.channelId, done?.originalMessageId ?? '')?.content).toBe(
-      copy.imagineDone(prompt, { uploaded: 1, tooLarge: 0 }),
+      copy.imageComment(prompt),
     );
   });
 });

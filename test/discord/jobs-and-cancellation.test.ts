@@ -100,7 +100,8 @@ describe('Discord: /imagine under the scheduler (images one at a time, two per u
   it('refuses a third /imagine of one user at once, politely, and sends it nowhere', async () => {
     const before = h.emulator.requests.filter((r) => r.path.includes(':generateContent')).length;
     const prompts = ['a red door [fault:slow=1000]', 'a blue door [fault:slow=1000]', 'a green door [fault:slow=1000]'];
-    const done = prompts.map((prompt) => copy.imagineDone(prompt, { uploaded: 1, tooLarge: 0 }));
+    // A result takes the place of its progress line: its text is the image's comment.
+    const done = prompts.map((prompt) => copy.imageComment(prompt));
     const refusal = /^⏳ You already have requests on the way\. Try again in about \d+ seconds?\.$/;
     const started = prompts.map((prompt) =>
       h.fake.userRunsCommand({ user: 'ada', channelId: h.channelId, name: 'imagine', options: { prompt } }),
@@ -135,10 +136,7 @@ describe('Discord: /imagine under the scheduler (images one at a time, two per u
       name: 'imagine',
       options: { prompt: 'a quick boat' },
     });
-    const [done] = await settled(
-      [second.id],
-      (content) => content === copy.imagineDone('a quick boat', { uploaded: 1, tooLarge: 0 }),
-    );
+    const [done] = await settled([second.id], (content) => content === copy.imageComment('a quick boat'));
     const response = done === undefined ? undefined : original(done);
     const shown = [...(response?.history ?? []).map((version) => version.content), response?.content ?? ''];
     expect(shown).toContain(copy.imagineQueued('a quick boat', 1));

@@ -1,64 +1,70 @@
 import { copy } from '@genbot/core/copy';
 import sharp from 'sharp';
-import type { ChatJob } from '@genbot/core/jobs';
+import { type ChatJob, parseChatJob } from '@genbot/core/jobs';
 import type { DiscordInteraction } from '@genbot/fakes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@genbot/test-servers';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { everythingSaid, SECRETS, startHarness, type Harness } from './support/harness.js';
-import { fromStorage, TestWorker } from './support/test-worker.js';
+import { resultOf } from './support/results.js';
 
 const INTERACTION_TOKEN_MS = 15 * 60_000;
 
 let h: Harness;
-let worker: TestWorker;
 
 beforeAll(async () => {
-  h = await startHarness({
-    jobs: async (services) => {
-      worker = await TestWorker.start({ ...services, overQuota: [services.fake.state.user('bob').id] });
-      return { intake: worker, usage: worker };
-    },
-  });
+  h = await startHarness();
 });
 
 afterAll(async () => {
-  await worker?.close();
   await h?.stop();
 });
 
-function submitted(id: string): ChatJob[] {
-  return worker.submitted.map(fromStorage).filter((job) => job.id === id);
+/** The job as ingress recorded it, read back as a worker reads it; undefined when nothing was recorded. */
+async function recorded(on: Harness, id: string): Promise<ChatJob | undefined> {
+  const record = await on.store.jobs.get(id);
+  return record === undefined ? undefined : parseChatJob(record);
 }
 
-function runs(user: string, name: string, options: Record<string, string> = {}): DiscordInteraction {
-  return h.fake.userRunsCommand({ user, channelId: h.channelId, name, options });
+/** A harness of this test alone, stopped when it ends. */
+async function ownHarness(options: Parameters<typeof startHarness>[0]): Promise<Harness> {
+  const own = await startHarness(options);
+  onTestFinished(() => own.stop());
+  return own;
+}
+
+/** Whether `text` is the refusal of a used-up daily quota of `quota`. */
+function quotaRefusal(text: string | undefined, quota: 'images' | 'chat tokens'): boolean {
+  const [reached] = copy.quotaReached(quota, 0, 60).split(' in ');
+  return reached !== undefined && text?.split(' in ')[0] === reached;
+}
+
+function runs(user: string, name: string, options: Record<string, string> = {}, on: Harness = h): DiscordInteraction {
+  return on.fake.userRunsCommand({ user, channelId: on.channelId, name, options });
 }
 
 /** Waits for the interaction's first answer from the bot. */
-function acknowledged(started: DiscordInteraction): Promise<DiscordInteraction> {
-  return h.fake.waitFor((state) => {
+function acknowledged(started: DiscordInteraction, on: Harness = h): Promise<DiscordInteraction> {
+  return on.fake.waitFor((state) => {
     const current = state.interaction(started.id);
     return current?.status === 'acknowledged' ? current : undefined;
   }, 5_000);
 }
 
-/** Waits until the interaction's original response shows something other than the progress line. */
-async function finished(interaction: DiscordInteraction, prompt: string): Promise<DiscordInteraction> {
-  return h.fake.waitFor((state) => {
-    const current = state.interaction(interaction.id);
-    if (current?.originalMessageId == null) return undefined;
-    const content = state.message(current.channelId, current.originalMessageId)?.content ?? '';
-    return content !== '' && content !== copy.imagining(prompt) ? current : undefined;
-  }, 15_000);
+/** Waits until the interaction's original response holds its result; the interaction then. */
+async function finished(started: DiscordInteraction): Promise<DiscordInteraction> {
+  await resultOf(h.fake, started);
+  const current = h.fake.state.interaction(started.id);
+  if (current === undefined) throw new Error(`no interaction ${started.id}`);
+  return current;
 }
 
 describe('Discord: /imagine and mentions as jobs', () => {
-  it('submits /imagine as a job before answering, then a worker with no gateway fills in the public defer', async () => {
+  it('records /imagine as a job before answering, then the worker (REST only) fills in the public defer', async () => {
     const prompt = 'a paper boat on a pond';
     const started = runs('ada', 'imagine', { prompt });
-    const interaction = await finished(started, prompt);
+    const interaction = await finished(started);
 
-    const [job, ...again] = submitted(`dc-int-${started.id}`);
-    expect(again).toEqual([]);
+    const job = await recorded(h, `dc-int-${started.id}`);
     expect(job).toMatchObject({
       platform: 'discord',
       workspaceId: h.fake.guildId,
@@ -75,18 +81,36 @@ describe('Discord: /imagine and mentions as jobs', () => {
     expect(interaction.responseType).toBe(5);
     expect(interaction.ephemeral).toBe(false);
     const original = h.fake.state.message(interaction.channelId, interaction.originalMessageId ?? '');
-    expect(original?.content).toBe(copy.imagineDone(prompt, { uploaded: 1, tooLarge: 0 }));
-    const [upload] = interaction.followUpMessageIds.map((id) => h.fake.state.message(interaction.channelId, id));
-    expect(upload?.attachments).toHaveLength(1);
+    expect(original?.content).toBe(copy.imageComment(prompt));
+    expect(original?.attachments).toHaveLength(1);
+    expect(interaction.followUpMessageIds).toEqual([]);
   });
 
-  it('submits a mention as a job; the worker replies to the mention', async () => {
+  it('defers /imagine before queueing it: with Discord slow to take the defer, the worker never meets a missing webhook', async () => {
+    const unknownWebhooks = () => h.fake.state.refusals.filter((refusal) => refusal.code === 10015).length;
+    const before = unknownWebhooks();
+    // The defer takes a second to count: a worker that reached the webhook first would be told it does not exist.
+    const slow = h.fake.slowCallbacks({ delayMs: 1_000, times: 1 });
+    onTestFinished(() => slow.off());
+    const prompt = 'a patient heron';
+    const started = runs('ada', 'imagine', { prompt });
+    const interaction = await finished(started);
+    expect(unknownWebhooks()).toBe(before);
+    // The worker took the job only once Discord had the defer.
+    const record = await h.store.jobs.get(`dc-int-${started.id}`);
+    expect(record?.startedAt?.getTime()).toBeGreaterThanOrEqual(interaction.acknowledgedAt ?? Number.POSITIVE_INFINITY);
+    const original = h.fake.state.message(interaction.channelId, interaction.originalMessageId ?? '');
+    expect(original?.content).toBe(copy.imageComment(prompt));
+    expect(original?.history.map((version) => version.content)).toContain(copy.imagining(prompt));
+  });
+
+  it('records a mention as a job; the worker replies to the mention', async () => {
     const mention = h.fake.userSays({ user: 'ada', channelId: h.channelId, content: `${h.mention} hello there` });
     const reply = await h.fake.waitFor(
       () => h.botMessages(h.channelId).find((message) => message.reference?.messageId === mention.id),
       15_000,
     );
-    const [job] = submitted(`dc-msg-${mention.id}`);
+    const job = await recorded(h, `dc-msg-${mention.id}`);
     expect(job).toMatchObject({
       channelId: h.channelId,
       threadId: mention.id,
@@ -100,27 +124,28 @@ describe('Discord: /imagine and mentions as jobs', () => {
     const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 0, g: 90, b: 200 } } })
       .png()
       .toBuffer();
-    const photo = h.fake.userSays({
+    // No worker yet: the job waits in the queue.
+    const waiting = await ownHarness({ worker: false });
+    const photo = waiting.fake.userSays({
       user: 'bob',
-      channelId: h.channelId,
+      channelId: waiting.channelId,
       content: 'a blue square',
       attachments: [{ filename: 'square.png', contentType: 'image/png', bytes: png }],
     });
-    const release = worker.hold();
-    const mention = h.fake.userSays({
+    const mention = waiting.fake.userSays({
       user: 'ada',
-      channelId: h.channelId,
-      content: `${h.mention} make it grayscale`,
+      channelId: waiting.channelId,
+      content: `${waiting.mention} make it grayscale`,
       replyTo: photo.id,
     });
-    await h.fake.waitFor(() => (submitted(`dc-msg-${mention.id}`).length === 1 ? true : undefined), 5_000);
+    await eventually(() => recorded(waiting, `dc-msg-${mention.id}`), { what: 'the mention recorded as a job' });
     // The job holds the links of its time; they stop working while it waits.
-    h.fake.state.cdn.expireAll();
-    release();
-    const upload = await h.fake.waitFor(
+    waiting.fake.state.cdn.expireAll();
+    await waiting.startWorker();
+    const upload = await waiting.fake.waitFor(
       () =>
-        h
-          .botMessages(h.channelId)
+        waiting
+          .botMessages(waiting.channelId)
           .find((message) => message.reference?.messageId === mention.id && message.attachments.length > 0),
       15_000,
     );
@@ -128,37 +153,45 @@ describe('Discord: /imagine and mentions as jobs', () => {
   });
 
   it('answers /usage privately with what the usage reporter says for this user', async () => {
-    const started = runs('ada', 'usage');
+    const started = runs('carol', 'usage');
     const interaction = await acknowledged(started);
     expect(interaction.responseType).toBe(4);
     expect(interaction.ephemeral).toBe(true);
     const answer = h.fake.state.message(interaction.channelId, interaction.originalMessageId ?? '');
-    expect(answer?.content).toBe(`usage of ${h.fake.state.user('ada').id} in ${h.fake.guildId} on discord`);
+    const carol = { platform: 'discord', userId: h.fake.state.user('carol').id, workspaceId: h.fake.guildId } as const;
+    expect(answer?.content).toBe(await h.jobs.usage.answer(carol));
   });
 
   it('refuses /imagine over quota with a private answer, never a public defer, and runs nothing', async () => {
-    const bob = h.fake.state.user('bob').id;
-    const started = runs('bob', 'imagine', { prompt: 'a castle' });
-    const interaction = await acknowledged(started);
+    const spent = await ownHarness({ quota: { imagesPerDay: 0 } });
+    const started = runs('bob', 'imagine', { prompt: 'a castle' }, spent);
+    const interaction = await acknowledged(started, spent);
     expect(interaction.responseType).toBe(4);
     expect(interaction.ephemeral).toBe(true);
     expect(interaction.followUpMessageIds).toEqual([]);
-    const answer = h.fake.state.message(interaction.channelId, interaction.originalMessageId ?? '');
-    expect(answer?.content).toBe(TestWorker.quotaAnswer(bob));
-    expect(submitted(`dc-int-${started.id}`)).toHaveLength(1);
+    const answer = spent.fake.state.message(interaction.channelId, interaction.originalMessageId ?? '');
+    expect(quotaRefusal(answer?.content, 'images')).toBe(true);
+    expect(await recorded(spent, `dc-int-${started.id}`)).toBeUndefined();
+    expect(spent.emulator.requests).toEqual([]);
   });
 
-  it('refuses a mention over quota with one short reply', async () => {
-    const bob = h.fake.state.user('bob').id;
-    const mention = h.fake.userSays({ user: 'bob', channelId: h.channelId, content: `${h.mention} write me a poem` });
-    const reply = await h.fake.waitFor(
-      () => h.botMessages(h.channelId).find((message) => message.reference?.messageId === mention.id),
-      5_000,
-    );
-    expect(reply.content).toBe(TestWorker.quotaAnswer(bob));
-    // A little later there is still only that one reply.
-    h.fake.userSays({ user: 'ada', channelId: h.channelId, content: 'unrelated' });
-    expect(h.botMessages(h.channelId).filter((message) => message.reference?.messageId === mention.id)).toHaveLength(1);
+  it('refuses a mention over quota with one short reply, and its repeats with a mark', async () => {
+    const spent = await ownHarness({ quota: { chatTokensPerDay: 0 } });
+    const say = (text: string) =>
+      spent.fake.userSays({ user: 'bob', channelId: spent.channelId, content: `${spent.mention} ${text}` });
+    const repliesTo = (id: string) =>
+      spent.botMessages(spent.channelId).filter((message) => message.reference?.messageId === id);
+    const mention = say('write me a poem');
+    const [reply] = await eventually(() => (repliesTo(mention.id).length > 0 ? repliesTo(mention.id) : undefined));
+    expect(quotaRefusal(reply?.content, 'chat tokens')).toBe(true);
+    // The next refusal is a mark on the mention: once it shows, the first has had every answer it gets.
+    const marker = say('and another');
+    await eventually(() => spent.fake.state.message(spent.channelId, marker.id)?.botReactions.length, {
+      what: 'the second refusal marked',
+    });
+    expect(repliesTo(mention.id)).toHaveLength(1);
+    expect(repliesTo(marker.id)).toEqual([]);
+    expect(spent.emulator.requests).toEqual([]);
   });
 
   it('answers a mention delivered twice once', async () => {
@@ -168,8 +201,9 @@ describe('Discord: /imagine and mentions as jobs', () => {
     const later = h.fake.userSays({ user: 'ada', channelId: h.channelId, content: `${h.mention} and to four` });
     const repliesTo = (id: string) =>
       h.botMessages(h.channelId).filter((message) => message.reference?.messageId === id);
-    await h.fake.waitFor(() => (repliesTo(later.id).length > 0 ? true : undefined), 15_000);
-    await worker.idle();
+    await eventually(() => repliesTo(later.id).length > 0 && repliesTo(mention.id).length > 0, {
+      what: 'both mentions answered',
+    });
     // discord.js drops a repeat of a message it holds already; one that got through is one job at the intake.
     expect(repliesTo(mention.id)).toHaveLength(1);
   });
@@ -179,9 +213,14 @@ describe('Discord: /imagine and mentions as jobs', () => {
     const started = runs('ada', 'imagine', { prompt });
     await acknowledged(started);
     h.fake.redeliver({ interactionId: started.id });
-    await h.fake.waitFor(() => (submitted(`dc-int-${started.id}`).length === 2 ? true : undefined), 5_000);
-    const interaction = await finished(started, prompt);
-    expect(interaction.followUpMessageIds).toHaveLength(1);
+    await eventually(() => h.logs.some((line) => line.includes('delivered again') && line.includes(started.id)), {
+      what: 'the repeat taken as one',
+    });
+    const interaction = await finished(started);
+    expect(interaction.followUpMessageIds).toEqual([]);
+    expect(h.fake.state.message(interaction.channelId, interaction.originalMessageId ?? '')?.attachments).toHaveLength(
+      1,
+    );
     expect(h.logs.join('')).not.toContain('could not answer the interaction');
   });
 

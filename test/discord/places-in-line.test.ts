@@ -2,13 +2,13 @@ import { copy } from '@genbot/core/copy';
 import type { DiscordInteraction, DiscordMessage } from '@genbot/fakes';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { originalText } from './support/results.js';
-import { startStoreHarness, type StoreHarness } from './support/store-harness.js';
+import { startHarness, type Harness } from './support/harness.js';
 
-let h: StoreHarness;
+let h: Harness;
 
 beforeAll(async () => {
   // No worker yet: every job waits for one in the job queue.
-  h = await startStoreHarness({ worker: false });
+  h = await startHarness({ worker: false });
 });
 
 afterAll(async () => {
@@ -75,9 +75,9 @@ describe('Discord: jobs waiting for a worker show their place in line', () => {
 });
 
 describe('Discord: a job waiting for a worker whose mention is deleted', () => {
-  let w: StoreHarness;
+  let w: Harness;
   beforeAll(async () => {
-    w = await startStoreHarness({ worker: false });
+    w = await startHarness({ worker: false });
   });
   afterAll(async () => {
     await w?.stop();

@@ -5,10 +5,11 @@ import { copy } from '@genbot/core/copy';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startDiscordFake, type DiscordFake, type DiscordInteraction } from '@genbot/fakes';
 import { openStore } from '@genbot/store';
+import { eventually } from '@genbot/test-servers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnGenbot, type GenbotProcess } from '../launcher/genbot-process.js';
 import { API_KEY, BOT_TOKEN, chatRequests, expectedReply } from './support/harness.js';
-import { answered, eventually, labelsOf, press, resultOf } from './support/results.js';
+import { answered, labelsOf, press, resultOf } from './support/results.js';
 
 /**
  * The restart promise, with the bot as a real process: killed with SIGKILL

@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { startDiscordFake, type DiscordFake } from '@genbot/fakes';
 import {
+  eventually,
   findRedisServer,
   installedOrSkipped,
   REDIS_INSTALL_HINT,
@@ -64,23 +65,19 @@ function startBurst(discord: DiscordFake, redisUrl: string | undefined): Burst {
   return { child, output: () => output };
 }
 
-async function until(check: () => boolean, what: () => string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Two processes of one bot burst at once; the global 429s the fake answered. */
 async function twoProcessBurst(redisUrl: string | undefined): Promise<number> {
   fake = await startDiscordFake();
   const discord = fake;
   discord.globalRateLimit({ limit: PER_SECOND, windowMs: 1000 });
   const bursts = [startBurst(discord, redisUrl), startBurst(discord, redisUrl)];
-  for (const burst of bursts) await until(() => burst.output().includes('ready'), burst.output);
+  for (const burst of bursts) {
+    await eventually(() => burst.output().includes('ready'), { timeoutMs: 30_000, what: burst.output });
+  }
   for (const burst of bursts) burst.child.stdin.write('go\n');
-  for (const burst of bursts) await until(() => burst.output().includes(`done ${REQUESTS_EACH}`), burst.output);
+  for (const burst of bursts) {
+    await eventually(() => burst.output().includes(`done ${REQUESTS_EACH}`), { timeoutMs: 30_000, what: burst.output });
+  }
   return discord.state.rateLimitHits.filter((hit) => hit.route === 'global').length;
 }
 

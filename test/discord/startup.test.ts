@@ -1,9 +1,8 @@
 import { GenAiClient } from '@genbot/core/genai';
-import { startDiscordBot } from '@genbot/discord-bot';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startDiscordFake, type DiscordFake } from '@genbot/fakes';
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_KEY, BOT_TOKEN, captureLogs, CHAT_MODEL, IMAGE_MODEL } from './support/harness.js';
+import { API_KEY, BOT_TOKEN, captureLogs, startBotOnJobs } from './support/harness.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 
@@ -35,9 +34,9 @@ describe('Discord bot start-up', () => {
     const { fake, client } = await services();
     const { logger, lines } = captureLogs();
     const badToken = 'e2e-wrong-discord-token-51c0d9';
-    const started = startDiscordBot({
+    const started = startBotOnJobs({
       discord: { token: badToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl },
-      models: { client, chatModel: CHAT_MODEL, imageModel: IMAGE_MODEL },
+      client,
       logger,
     });
     const error = await started.then(
@@ -55,12 +54,12 @@ describe('Discord bot start-up', () => {
   it('registers /imagine, /usage and Edit image globally by default when the application ID is known, and stops cleanly', async () => {
     const { fake, client } = await services();
     const { logger } = captureLogs();
-    const bot = await startDiscordBot({
+    const { bot, close } = await startBotOnJobs({
       discord: { token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl },
-      models: { client, chatModel: CHAT_MODEL, imageModel: IMAGE_MODEL },
+      client,
       logger,
     });
-    cleanups.push(() => bot.stop());
+    cleanups.push(close);
     expect(bot.userId).toBe(fake.botUser.id);
     expect(fake.state.globalCommands.map((command) => command.name)).toEqual(['imagine', 'usage', 'Edit image']);
     expect(fake.state.guildCommands).toEqual([]);
@@ -71,12 +70,12 @@ describe('Discord bot start-up', () => {
   it('without the MessageContent intent, warns once and still answers mentions', async () => {
     const { fake, client } = await services({ allowMessageContentIntent: false });
     const { logger, lines } = captureLogs();
-    const bot = await startDiscordBot({
+    const { close } = await startBotOnJobs({
       discord: { token: fake.botToken, apiUrl: fake.apiUrl },
-      models: { client, chatModel: CHAT_MODEL, imageModel: IMAGE_MODEL },
+      client,
       logger,
     });
-    cleanups.push(() => bot.stop());
+    cleanups.push(close);
     const warnings = lines.filter((line) => line.includes('MessageContent'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('"level":40');
@@ -93,12 +92,12 @@ describe('Discord bot start-up', () => {
   it('lets a reply in flight finish when stopped', async () => {
     const { fake, client } = await services();
     const { logger } = captureLogs();
-    const bot = await startDiscordBot({
+    const { bot, close } = await startBotOnJobs({
       discord: { token: fake.botToken, apiUrl: fake.apiUrl },
-      models: { client, chatModel: CHAT_MODEL, imageModel: IMAGE_MODEL },
+      client,
       logger,
     });
-    cleanups.push(() => bot.stop());
+    cleanups.push(close);
     const channelId = fake.channelId('general');
     const mention = fake.userSays({
       user: 'ada',
@@ -123,12 +122,12 @@ describe('Discord shards (DISCORD_SHARD_COUNT / DISCORD_SHARD_IDS)', () => {
   it('identifies with the configured shards and answers the guild of its shard', async () => {
     const { fake, client } = await services({ guild: { id: guildOnShard(1, 2) } });
     const { logger } = captureLogs();
-    const bot = await startDiscordBot({
+    const { bot, close } = await startBotOnJobs({
       discord: { token: fake.botToken, apiUrl: fake.apiUrl, shards: { count: 2, ids: [1] } },
-      models: { client, chatModel: CHAT_MODEL, imageModel: IMAGE_MODEL },
+      client,
       logger,
     });
-    cleanups.push(() => bot.stop());
+    cleanups.push(close);
     expect(fake.connectedShards().map((shard) => [...shard])).toEqual([[1, 2]]);
     expect(bot.shards).toEqual({ ids: [1], count: 2 });
     const channelId = fake.channelId('general');
@@ -141,12 +140,12 @@ describe('Discord shards (DISCORD_SHARD_COUNT / DISCORD_SHARD_IDS)', () => {
   it('starts as many shards as Discord recommends when no count is set', async () => {
     const { fake, client } = await services({ recommendedShards: 2, maxConcurrency: 2 });
     const { logger } = captureLogs();
-    const bot = await startDiscordBot({
+    const { bot, close } = await startBotOnJobs({
       discord: { token: fake.botToken, apiUrl: fake.apiUrl },
-      models: { client, chatModel: CHAT_MODEL, imageModel: IMAGE_MODEL },
+      client,
       logger,
     });
-    cleanups.push(() => bot.stop());
+    cleanups.push(close);
     expect(bot.shards).toEqual({ ids: [0, 1], count: 2 });
     expect(fake.connectedShards().map((shard) => [...shard])).toEqual([
       [0, 2],

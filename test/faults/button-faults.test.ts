@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStoreHarness, type StoreHarness } from '../discord/support/store-harness.js';
-import { everythingSaid, SECRETS } from '../discord/support/harness.js';
+import { everythingSaid, SECRETS, startHarness, type Harness } from '../discord/support/harness.js';
 import { startJobsHarness, type JobsHarness } from '../slack/support/jobs-harness.js';
 import { buttonFaultRows } from './rows/button-faults.js';
 import { discordButtonRows } from './rows/discord-buttons.js';
@@ -17,7 +16,7 @@ import { discordButtonRows } from './rows/discord-buttons.js';
  * platform serves its rows, each in its own channel.
  */
 let harness: JobsHarness | undefined;
-let discord: StoreHarness | undefined;
+let discord: Harness | undefined;
 const DISCORD_CHANNELS = discordButtonRows.map((_, index) => `button-row-${index}`);
 /** A channel every Discord row may carry a result's buttons into. */
 const DISCORD_ELSEWHERE = 'button-elsewhere';
@@ -29,7 +28,7 @@ beforeAll(async () => {
   [harness, discord] = await Promise.all([
     startJobsHarness(),
     // Discord shows a bot only the channels its guild had at READY: one per row, made up front.
-    startStoreHarness({
+    startHarness({
       databaseUrl: discordDatabase,
       fake: { guild: { channels: ['general', ...DISCORD_CHANNELS, DISCORD_ELSEWHERE] } },
     }),

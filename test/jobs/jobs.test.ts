@@ -443,6 +443,38 @@ describe('intake when workers elsewhere run the jobs (REDIS_URL)', () => {
     expect(reads).toEqual([]);
   });
 
+  it("runs ingress's step before the queue sees the job, and a failed step leaves nothing to run nor a place held", async () => {
+    rig = await startRig({ process: false });
+    const places: SharedPlaces = { shares: new InMemoryUserShares(), perUser: { image: 1, stream: 1 }, ttlMs: 60_000 };
+    const seen: string[] = [];
+    const queue: JobQueue = {
+      add: async (job) => {
+        seen.push(`queued ${job.id}`);
+      },
+      process: () => undefined,
+      holds: async () => false,
+      position: async () => undefined,
+      close: async () => undefined,
+    };
+    const intake = new ChatJobIntake({ store: rig.store, queue, runtime: rig.runtime, quota, logger, places });
+    const job = imagineJob('a wren', 'U11');
+    const beforeQueue = async (): Promise<void> => {
+      seen.push(`recorded: ${(await rig?.store.jobs.get(job.id))?.state}`);
+    };
+    expect(await intake.submit(job, { beforeQueue })).toMatchObject({ accepted: true, duplicate: false });
+    expect(seen).toEqual(['recorded: queued', `queued ${job.id}`]);
+    // A repeat is not acknowledged again.
+    expect(await intake.submit(job, { beforeQueue })).toEqual({ accepted: true, duplicate: true });
+    expect(seen).toHaveLength(2);
+
+    const late = imagineJob('a late wren', 'U12');
+    const refused = new Error('the interaction expired');
+    await expect(intake.submit(late, { beforeQueue: () => Promise.reject(refused) })).rejects.toBe(refused);
+    expect(seen).toHaveLength(2);
+    expect(await rig.store.jobs.get(late.id)).toMatchObject({ state: 'finished', outcome: 'rejected' });
+    expect(await places.shares.held('image', 'U12')).toBe(0);
+  });
+
   it('refuses in words when the queue is away, and leaves no recorded job for a worker to run later', async () => {
     rig = await startRig({ process: false });
     const away: JobQueue = {

@@ -1,16 +1,14 @@
-import type { GenAiClient } from '@genbot/core/genai';
 import type { ChannelPace } from '@genbot/core/scheduling';
 import type { Logger } from '@genbot/core/log';
 import type { Metrics } from '@genbot/core/metrics';
-import { BotRuntime, runtimeDeps } from '@genbot/core/runtime';
+import type { BotRuntime } from '@genbot/core/runtime';
 import { Events } from 'discord.js';
-import type { JobIntake, ResultPresses, SurfaceFactory, UsageReporter } from '@genbot/core/jobs';
+import type { SurfaceFactory } from '@genbot/core/jobs';
 import { connectClient } from './client.js';
 import type { DiscordConfig } from './config.js';
 import { countDeliveries, countRateLimits } from './delivery-metrics.js';
-import { DirectIntake } from './direct-intake.js';
 import { toChatError } from './discord-errors.js';
-import type { IngressContext } from './handlers/context.js';
+import type { DiscordJobs, IngressContext } from './handlers/context.js';
 import { cancelOnDelete } from './handlers/deletions.js';
 import { handleInteraction } from './handlers/interaction.js';
 import { handleMessage } from './handlers/mention.js';
@@ -23,29 +21,25 @@ import { restLimitOf } from './shared-rest-limit.js';
 export interface DiscordBotOptions {
   /** From `parseDiscordEnv(env).bot`, or made up for an emulated Discord. */
   discord: DiscordConfig;
-  models: { client: GenAiClient; chatModel: string; imageModel: string };
   logger: Logger;
   /**
-   * Where jobs go. By default each job runs at once in this process, on a
-   * surface built from the job alone over REST (no store: nothing survives
-   * a restart, `/usage` has nothing to show, results carry no buttons).
-   * `presses` answers the buttons under results and their edit forms.
+   * The jobs' runtime: work cancelled and drained, and the scheduler's
+   * admission. The process's one runtime, so caps and shutdown hold for every
+   * bot and worker on it.
    */
-  jobs?: { intake: JobIntake; usage: UsageReporter; presses?: ResultPresses | undefined };
+  runtime: BotRuntime;
+  /**
+   * The jobs floor: every request is recorded and queued through its intake
+   * (a worker answers it with `DiscordBot.surfaces`), `/usage` answers from
+   * its ledger, and `presses` checks the buttons under results and their forms.
+   */
+  jobs: DiscordJobs;
   /**
    * Registering `/imagine` and `/usage` on start: by default when DISCORD_APPLICATION_ID is
    * set (globally); `{ guildId }` registers in that guild (instant, for
    * development); `false` never.
    */
   registerCommands?: { guildId?: string } | false;
-  /** Longest reply shown, in characters (REPLY_MAX_CHARS; core's default without it). */
-  maxReplyChars?: number;
-  /**
-   * Work taken, cancelled and drained, and the scheduler's admission of model
-   * calls. Pass the process's one runtime when several bots run, so caps and
-   * shutdown hold for all of them; without it the bot makes its own.
-   */
-  runtime?: BotRuntime;
   /**
    * With REDIS_URL: the pace every process of the bot shares, so their REST
    * requests together stay within Discord's per-bot global limit.
@@ -80,7 +74,7 @@ const DEFAULT_DRAIN_MS = 10_000;
  * answers) until stopped.
  */
 export async function startDiscordBot(options: DiscordBotOptions): Promise<DiscordBot> {
-  const { discord, models, logger } = options;
+  const { discord, logger, runtime, jobs } = options;
   const agent = createRestAgent();
   const makeRequest = restLimitOf(discord, options.sharedRest, logger);
   const client = await connectClient({
@@ -95,7 +89,6 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     throw error;
   });
 
-  const runtime = options.runtime ?? new BotRuntime();
   // The jobs' own client: REST only, as a worker elsewhere would have it.
   const worker = createRestClient({ apiUrl: discord.apiUrl, token: discord.token, agent, makeRequest });
   const surfaces = new DiscordSurfaces({
@@ -103,18 +96,8 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     applicationId: discord.applicationId ?? client.application.id,
     selfId: client.user.id,
   });
-  const intake =
-    options.jobs?.intake ??
-    new DirectIntake({
-      runtime,
-      surfaces,
-      logger,
-      depsFor: runtimeDeps(runtime, models, { maxReplyChars: options.maxReplyChars }),
-    });
   const context: IngressContext = {
-    intake,
-    usage: options.jobs?.usage,
-    presses: options.jobs?.presses,
+    ...jobs,
     notices: runtime.notices,
     turns: runtime.turns,
     logger,
@@ -126,7 +109,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
   }
   client.on(Events.MessageCreate, (message) => handleMessage(message, context));
   client.on(Events.InteractionCreate, (interaction) => handleInteraction(interaction, context));
-  cancelOnDelete(client, runtime, intake, logger);
+  cancelOnDelete(client, runtime, jobs.intake, logger);
   client.on(Events.Error, (error) => logger.error({ err: toChatError(error) }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
 

@@ -12,30 +12,15 @@ import type {
   UploadFile,
   UploadReceipt,
 } from '@genbot/core/surface';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { InteractionWebhook, Message } from 'discord.js';
 import type { ChannelSurface } from './channel-surface.js';
-import { DiscordCallError, discordCall } from './discord-errors.js';
+import { discordCall } from './discord-errors.js';
 import { discordLimits } from './limits.js';
 import { actionRows } from './results/action-rows.js';
 import { toUploads, uploadReceipt } from './uploads.js';
 
 /** A call started this close to the token's end might outlive it: the channel takes over a little early. */
 export const TOKEN_MARGIN_MS = 30_000;
-
-/**
- * Ingress defers the interaction only after the job is accepted, so a worker
- * may reach the webhook first: it waits up to Discord's 3 s acknowledgement
- * window (and a little more for a slow callback) for the deferred response.
- */
-const DEFER_WAIT_MS = 5_000;
-const DEFER_POLL_MS = 100;
-const UNKNOWN_MESSAGE = 10008;
-const UNKNOWN_WEBHOOK = 10015;
-
-function notDeferredYet(error: unknown): boolean {
-  return error instanceof DiscordCallError && (error.code === UNKNOWN_WEBHOOK || error.code === UNKNOWN_MESSAGE);
-}
 
 export interface InteractionSurfaceOptions {
   /** The interaction's webhook (application id and interaction token). */
@@ -157,18 +142,11 @@ export class InteractionSurface implements ChatSurface {
     return this.#channel.download(attachment, options);
   }
 
+  /** Ingress deferred the interaction before queueing the job, so the deferred response is there to fill. */
   async #fillOriginal(content: Parameters<InteractionWebhook['editMessage']>[1]): Promise<Message> {
-    const deadline = Date.now() + DEFER_WAIT_MS;
-    for (;;) {
-      try {
-        const original = await discordCall(() => this.#webhook.editMessage('@original', content));
-        this.#originalId = original.id;
-        return original;
-      } catch (error) {
-        if (!notDeferredYet(error) || Date.now() >= deadline) throw error;
-        await delay(DEFER_POLL_MS);
-      }
-    }
+    const original = await discordCall(() => this.#webhook.editMessage('@original', content));
+    this.#originalId = original.id;
+    return original;
   }
 
   /**

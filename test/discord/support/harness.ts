@@ -1,10 +1,21 @@
 import { GenAiClient, type GenAiClientOptions, type MessagesRequest } from '@genbot/core/genai';
+import { type Jobs, openedDatabase, openJobs, startBots } from '@genbot/cli/wiring';
 import type { JobScheduler } from '@genbot/core/scheduling';
 import { createLogger, type Logger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
-import { startDiscordBot, type DiscordBot, type DiscordBotOptions, type DiscordConfig } from '@genbot/discord-bot';
+import type { Store } from '@genbot/core/store';
+import type { DiscordBot, DiscordBotOptions, DiscordConfig } from '@genbot/discord-bot';
 import { startEmulator, type Emulator, type RecordedRequest } from '@genbot/emulator';
-import { startDiscordFake, type DiscordFake, type DiscordFakeOptions, type DiscordMessage } from '@genbot/fakes';
+import {
+  startDiscordFake,
+  type DiscordFake,
+  type DiscordFakeOptions,
+  type DiscordInteraction,
+  type DiscordMessage,
+} from '@genbot/fakes';
+import { openStore } from '@genbot/store';
+import { eventually } from '@genbot/test-servers';
+import { resultOf } from './results.js';
 
 export const API_KEY = 'e2e-genai-api-key-6b1d0f2c';
 export const BOT_TOKEN = 'e2e-discord-bot-token-93a7c5e1';
@@ -30,12 +41,18 @@ export interface Harness {
   fake: DiscordFake;
   emulator: Emulator;
   bot: DiscordBot;
+  /** The jobs floor's store: jobs, image versions, usage. */
+  store: Store;
+  /** What the bot submits to: the intake, `/usage` and the presses of result buttons. */
+  jobs: Jobs['botJobs'];
   logs: string[];
   channelId: string;
   /** `<@bot>`: what a user types to mention the bot. */
   mention: string;
   /** Every message the bot posted in a channel or thread, oldest first. */
   botMessages(channelId: string): DiscordMessage[];
+  /** Starts the worker, when the harness was asked to leave the jobs waiting for it (`worker: false`). */
+  startWorker(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,15 +61,103 @@ export interface HarnessOptions {
   streamDelayMs?: number;
   registerCommands?: DiscordBotOptions['registerCommands'];
   scheduler?: JobScheduler;
-  /** The bot's runtime, when a worker in the test shares it (the bot makes its own otherwise). */
-  runtime?: BotRuntime;
-  /** Limits of the bot's service client (timeouts, answer sizes), when a test needs them tighter. */
+  /** Limits of the worker's service client (timeouts, answer sizes), when a test needs them tighter. */
   serviceLimits?: Pick<GenAiClientOptions, 'textTimeoutMs' | 'streamTimeoutMs' | 'maxResponseBytes'>;
-  /** The intake (and `/usage`) the bot submits to, made once the fake and the emulator run; the bot's own by default. */
-  jobs?: (services: { fake: DiscordFake; emulator: Emulator; logger: Logger }) => Promise<DiscordBotOptions['jobs']>;
+  /** The store's database (default: a fresh in-memory SQLite one). */
+  databaseUrl?: string;
+  quota?: { imagesPerDay?: number; chatTokensPerDay?: number };
+  /** False: no worker takes jobs until `startWorker()`, so they wait in the job queue. */
+  worker?: boolean;
 }
 
-/** The Discord fake, the service emulator and the real bot (real discord.js), all on loopback. */
+export interface JobsFloorOptions {
+  client: GenAiClient;
+  logger: Logger;
+  scheduler?: JobScheduler | undefined;
+  /** The store's database (default: a fresh in-memory SQLite one). */
+  databaseUrl?: string | undefined;
+  quota?: { imagesPerDay?: number | undefined; chatTokensPerDay?: number | undefined } | undefined;
+}
+
+export interface JobsFloor {
+  store: Store;
+  runtime: BotRuntime;
+  /** The jobs as every process composes them (`openJobs`): intake, `/usage`, presses, the worker once started. */
+  jobs: Jobs;
+  /** Stops taking jobs and closes the store. */
+  close(): Promise<void>;
+}
+
+/** What the floor is composed of, the same for a bare floor and for a bot on one. */
+async function floorParts(options: JobsFloorOptions) {
+  const { client, logger } = options;
+  const store = await openStore(options.databaseUrl ?? 'sqlite::memory:');
+  return {
+    database: openedDatabase(store),
+    runtime: new BotRuntime(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
+    models: { client, imageModel: IMAGE_MODEL, chatModel: CHAT_MODEL },
+    quota: { imagesPerDay: options.quota?.imagesPerDay, chatTokensPerDay: options.quota?.chatTokensPerDay },
+    logger,
+  };
+}
+
+/**
+ * The jobs floor with no bot on it, as production composes it (`openJobs`): for a worker started on
+ * surfaces of its own. The service is the emulator's.
+ */
+export async function openJobsFloor(options: JobsFloorOptions): Promise<JobsFloor> {
+  const parts = await floorParts(options);
+  const jobs = openJobs(parts);
+  return {
+    store: jobs.store,
+    runtime: parts.runtime,
+    jobs,
+    async close() {
+      await jobs.stopTaking.stop(0);
+      await jobs.close.stop(0);
+    },
+  };
+}
+
+export interface BotOnJobs {
+  bot: DiscordBot;
+  store: Store;
+  /** The bot's intake, `/usage` and result presses. */
+  jobs: Jobs['botJobs'];
+  /** Starts the worker, when it was asked to leave the jobs waiting for it (`worker: false`). */
+  startWorker(): Promise<void>;
+  /** Stops taking jobs, stops the bot (its drain), closes the store. */
+  close(): Promise<void>;
+}
+
+/** The real Discord bot (discord.js) on the jobs floor, started as the launcher starts it (`startBots`). */
+export async function startBotOnJobs(
+  options: JobsFloorOptions & {
+    discord: DiscordConfig;
+    registerCommands?: DiscordBotOptions['registerCommands'];
+    /** False: no worker takes jobs until `startWorker()`, so they wait in the job queue. */
+    worker?: boolean | undefined;
+  },
+): Promise<BotOnJobs> {
+  const bots = await startBots({
+    ...(await floorParts(options)),
+    discord: {
+      discord: options.discord,
+      ...(options.registerCommands === undefined ? {} : { registerCommands: options.registerCommands }),
+    },
+    workerStarts: options.worker === false ? 'later' : 'now',
+  });
+  await bots.working;
+  return {
+    bot: bots.discord!,
+    store: bots.jobs.store,
+    jobs: bots.jobs.botJobs,
+    startWorker: bots.startWorker,
+    close: () => bots.stop(),
+  };
+}
+
+/** The Discord fake, the service emulator and the real bot on its jobs floor (`startBotOnJobs`), all on loopback. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const fake = await startDiscordFake({ botToken: BOT_TOKEN, heartbeatIntervalMs: 2_000, ...options.fake });
   const emulator = await startEmulator({
@@ -67,19 +172,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logger,
     ...options.serviceLimits,
   });
-  const discord: DiscordConfig = { token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl };
-  let bot: DiscordBot;
+  let floor: BotOnJobs;
   try {
-    const jobs = await options.jobs?.({ fake, emulator, logger });
-    bot = await startDiscordBot({
-      discord,
-      models: { client, chatModel: CHAT_MODEL, imageModel: IMAGE_MODEL },
+    floor = await startBotOnJobs({
+      discord: { token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl },
+      client,
       logger,
       registerCommands: options.registerCommands ?? { guildId: fake.guildId },
-      ...(jobs === undefined ? {} : { jobs }),
-      runtime:
-        options.runtime ??
-        (options.scheduler === undefined ? undefined : new BotRuntime({ scheduler: options.scheduler })),
+      scheduler: options.scheduler,
+      databaseUrl: options.databaseUrl,
+      quota: options.quota,
+      worker: options.worker,
     });
   } catch (error) {
     await Promise.allSettled([client.close(), emulator.close(), fake.close()]);
@@ -88,17 +191,33 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   return {
     fake,
     emulator,
-    bot,
+    bot: floor.bot,
+    store: floor.store,
+    jobs: floor.jobs,
     logs: lines,
     channelId: fake.channelId('general'),
     mention: `<@${fake.botUser.id}>`,
     botMessages: (channelId) =>
       fake.state.messages(channelId).filter((message) => message.author.id === fake.botUser.id),
+    startWorker: floor.startWorker,
     async stop() {
-      await bot.stop({ drainMs: 2_000 });
+      await floor.close();
       await Promise.allSettled([client.close(), emulator.close(), fake.close()]);
     },
   };
+}
+
+/**
+ * The interaction's result once its image versions are recorded too: the
+ * worker records them right after the upload, so a press in between (no
+ * person is that quick) would find no record yet.
+ */
+export async function storedResultOf(h: Harness, started: DiscordInteraction): Promise<DiscordMessage> {
+  const result = await resultOf(h.fake, started);
+  await eventually(async () => (await h.store.versions.byMessage('discord', result.channelId, result.id)).length > 0, {
+    what: `the image versions of message ${result.id}`,
+  });
+  return result;
 }
 
 function isMessagesRequest(body: unknown): body is MessagesRequest {
@@ -116,14 +235,8 @@ export function chatRequests(emulator: Emulator): MessagesRequest[] {
 }
 
 /** Waits for the n-th (1-based) messages request to reach the emulator. */
-export async function nthChatRequest(emulator: Emulator, n: number, timeoutMs = 10_000): Promise<MessagesRequest> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const request = chatRequests(emulator)[n - 1];
-    if (request !== undefined) return request;
-    if (Date.now() > deadline) throw new Error(`no messages request #${n} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function nthChatRequest(emulator: Emulator, n: number, timeoutMs = 10_000): Promise<MessagesRequest> {
+  return eventually(() => chatRequests(emulator)[n - 1], { timeoutMs, what: `messages request #${n}` });
 }
 
 /**

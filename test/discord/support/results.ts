@@ -64,14 +64,3 @@ export function originalText(fake: DiscordFake, interaction: DiscordInteraction)
     ? undefined
     : fake.state.message(interaction.channelId, interaction.originalMessageId)?.content;
 }
-
-/** Polls an async probe (a store read) until it answers something, within `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -2,12 +2,12 @@ import { copy } from '@genbot/core/copy';
 import { openStore } from '@genbot/store';
 import { eventually } from '@genbot/test-servers';
 import { expect } from 'vitest';
-import { type StoreHarness, storedResultOf } from '../../discord/support/store-harness.js';
+import { type Harness, storedResultOf } from '../../discord/support/harness.js';
 import { answered, buttonsOf, originalText, press, resultOf } from '../../discord/support/results.js';
 
 export interface DiscordButtonRowContext {
   /** The Discord bot on the jobs floor: its results carry buttons. */
-  h: StoreHarness;
+  h: Harness;
   /** The row's own channel. */
   channelId: string;
   /** A channel of no row, where a row may carry a result's buttons. */
@@ -24,17 +24,17 @@ export interface DiscordButtonRow {
 
 const USER = 'ada';
 
-async function imagined(h: StoreHarness, channelId: string, prompt: string) {
+async function imagined(h: Harness, channelId: string, prompt: string) {
   const started = h.fake.userRunsCommand({ user: USER, channelId, name: 'imagine', options: { prompt } });
   return { started, result: await storedResultOf(h, started) };
 }
 
-function modelCalls(h: StoreHarness): number {
+function modelCalls(h: Harness): number {
   return h.emulator.requests.filter((request) => request.path.includes(':generateContent')).length;
 }
 
 /** A press answered privately with `text`, and nothing sent to the service meanwhile. */
-async function expectPrivateAnswer(h: StoreHarness, started: ReturnType<typeof press>, text: string): Promise<void> {
+async function expectPrivateAnswer(h: Harness, started: ReturnType<typeof press>, text: string): Promise<void> {
   const answer = await answered(h.fake, started);
   expect([answer.responseType, answer.ephemeral, originalText(h.fake, answer)]).toEqual([4, true, text]);
 }
@@ -42,7 +42,7 @@ async function expectPrivateAnswer(h: StoreHarness, started: ReturnType<typeof p
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Posts, as the bot, a message whose buttons carry these ids: what an older deploy or a forger might leave. */
-async function botMessageWithButtons(h: StoreHarness, channelId: string, ids: readonly string[]): Promise<string> {
+async function botMessageWithButtons(h: Harness, channelId: string, ids: readonly string[]): Promise<string> {
   const response = await fetch(`${h.fake.apiUrl}/v10/channels/${channelId}/messages`, {
     method: 'POST',
     headers: { authorization: `Bot ${h.fake.botToken}`, 'content-type': 'application/json' },

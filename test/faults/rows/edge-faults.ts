@@ -292,7 +292,8 @@ export const discordEdgeRows: Row[] = [
       expect(body).toContain('16:9');
       expect(body).not.toContain('--ar');
       expect((await beforeMarker(ctx)).view).toMatchObject({
-        texts: [copy.imagineDone('a wide beach', { uploaded: 1, tooLarge: 0 })],
+        texts: lastWords(ctx, copy.imagineDone('a wide beach', { uploaded: 1, tooLarge: 0 }), 'imagine'),
+        uploads: [{ comment: copy.imageComment('a wide beach') }],
       });
     },
   },

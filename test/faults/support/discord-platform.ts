@@ -15,18 +15,18 @@ const EPHEMERAL = 1 << 6;
 
 const USER = 'ada';
 
-// The route each platform fault hits first: the reply's first post, its streamed edits, /imagine's upload follow-up.
-const RATE_LIMITED_ROUTE: Record<PlatformFault, { route: string; failNext: number }> = {
+// The call each platform fault hits: the reply's first post, its streamed edits, and /imagine's upload, which
+// fills the deferred answer after the progress line did.
+const RATE_LIMITED_ROUTE: Record<PlatformFault, { route: string; failNext: number; failAfter?: number }> = {
   post: { route: 'POST /channels/:id/messages', failNext: 1 },
   edit: { route: 'PATCH /channels/:id/messages/:id', failNext: 2 },
-  upload: { route: 'POST /webhooks/:id/:token', failNext: 1 },
+  upload: { route: 'PATCH /webhooks/:id/:token/messages/:id', failAfter: 1, failNext: 1 },
 };
 
 /** The Discord bot (discord.js) against the Discord fake, as a fault-suite platform. */
 export class DiscordPlatform implements Platform {
   readonly name = 'discord';
-  // A command's answer turns into its done line; a mention's result is a channel message of its own.
-  readonly resultStandsAlone = { command: false, mention: true };
+  readonly resultStandsAlone = { imagine: true, mention: true };
   readonly chatModel = CHAT_MODEL;
   readonly imageModel = IMAGE_MODEL;
   readonly h: Harness;

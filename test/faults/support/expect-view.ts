@@ -80,13 +80,13 @@ export async function expectImagineOutcome(
 }
 
 /** What a finished image job leaves as text beside its images: its done line, or nothing where the result stands alone. */
-export function lastWords(ctx: RowContext, done: string, via: 'command' | 'mention'): string[] {
+export function lastWords(ctx: RowContext, done: string, via: 'imagine' | 'mention'): string[] {
   return ctx.platform.resultStandsAlone[via] ? [] : [done];
 }
 
 /** The done line (where there is one), and one upload of `count` decodable images with the prompt as its comment. */
 export async function expectImages(ctx: RowContext, prompt: string, count: number, timeoutMs?: number): Promise<View> {
-  const done = lastWords(ctx, copy.imagineDone(prompt, { uploaded: count, tooLarge: 0 }), 'command');
+  const done = lastWords(ctx, copy.imagineDone(prompt, { uploaded: count, tooLarge: 0 }), 'imagine');
   const comment = copy.imageComment(prompt);
   const view = await settled(
     ctx.platform,

@@ -35,11 +35,12 @@ export type PlatformFault = 'post' | 'edit' | 'upload';
 export interface Platform {
   readonly name: PlatformName;
   /**
-   * Whether a finished image job's progress message gives way to its result
-   * (it is deleted), so the job leaves no text of its own beside the images:
-   * for a slash command, and for a mention.
+   * Whether a finished image job's progress message gives way to its result,
+   * so the job leaves no text of its own beside the images, for /imagine and
+   * for a mention's edit (Slack deletes it; Discord's /imagine result takes
+   * its place in the deferred answer, while a mention's edit keeps its done line).
    */
-  readonly resultStandsAlone: { readonly command: boolean; readonly mention: boolean };
+  readonly resultStandsAlone: Readonly<Record<'imagine' | 'mention', boolean>>;
   /** The emulator the bot talks to: its requests show what reached the service. */
   readonly emulator: Emulator;
   /** Model IDs the bot was given. */

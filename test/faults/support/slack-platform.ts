@@ -15,7 +15,7 @@ const RATE_LIMITED_METHOD: Record<PlatformFault, { method: string; failNext: num
 /** The Slack bot (Bolt, HTTP mode, edits in place) against the Slack fake, as a fault-suite platform. */
 export class SlackPlatform implements Platform {
   readonly name = 'slack';
-  readonly resultStandsAlone = { command: true, mention: true };
+  readonly resultStandsAlone = { imagine: true, mention: true };
   readonly chatModel = 'claude-e2e';
   readonly imageModel = 'gemini-image-e2e';
   readonly h: Harness;

@@ -3,13 +3,15 @@ import type { Logger } from '@genbot/core/log';
 import type { LoopTurns } from '@genbot/core/time';
 import type { JobIntake, ResultPresses, UsageReporter } from '@genbot/core/jobs';
 
-/** What ingress handlers share: the door jobs go through, result buttons, and the `/usage` answer. */
-export interface IngressContext {
+/** The jobs floor as the Discord bot sees it: the intake's one door, `/usage`, and the presses of result buttons. */
+export interface DiscordJobs {
   intake: JobIntake;
-  /** Unset without a store: results then carry no buttons, and a press finds no record. */
-  presses?: ResultPresses | undefined;
-  /** Unset until a store keeps usage: `/usage` then says so. */
-  usage?: UsageReporter | undefined;
+  usage: UsageReporter;
+  presses: ResultPresses;
+}
+
+/** What ingress handlers share: the door jobs go through, result buttons, and the `/usage` answer. */
+export interface IngressContext extends DiscordJobs {
   /** Which refusals of plain messages are said in words rather than with a reaction. */
   notices: RefusalNotices;
   /** Each delivery the bot answers waits its turn of the event loop (`BotRuntime.turns`). */

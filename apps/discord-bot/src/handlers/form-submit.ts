@@ -8,7 +8,7 @@ import { INTERACTION_TOKEN_MS } from '../imagine-job.js';
 import { formJobId } from '../job-ids.js';
 import { messageEditJob } from '../results/message-edit-job.js';
 import type { IngressContext } from './context.js';
-import { answerPrivately } from './private-answer.js';
+import { answerPrivately, answerRefusal } from './private-answer.js';
 
 const UNKNOWN_MESSAGE = 10008;
 
@@ -27,8 +27,9 @@ async function targetMessage(submit: ModalSubmitInteraction, messageId: string):
 /**
  * The Edit image form: an edit of the message's image as a job. A refusal,
  * or a second submit of the same form (one job), is told privately; an
- * accepted job gets a private deferred response that its worker fills with
- * the person's progress, while the image itself goes to the channel.
+ * admitted job gets a private deferred response before it is queued, which
+ * its worker fills with the person's progress, while the image itself goes
+ * to the channel.
  */
 async function submitMessageEdit(
   submit: ModalSubmitInteraction,
@@ -43,10 +44,14 @@ async function submitMessageEdit(
     return;
   }
   const job = messageEditJob({ submit, openedBy: form.openedBy, target, instruction });
-  const result = await context.intake.submit(job);
+  const result = await context.intake.submit(job, {
+    beforeQueue: async () => {
+      await discordCall(() => submit.deferReply({ flags: MessageFlags.Ephemeral }));
+    },
+  });
   if (!result.accepted) {
     logger.info({ jobId: job.id }, 'Edit image form refused');
-    await answerPrivately(submit, result.answer, logger);
+    await answerRefusal(submit, result.answer, logger);
     return;
   }
   if (result.duplicate) {
@@ -55,13 +60,13 @@ async function submitMessageEdit(
     return;
   }
   logger.info({ jobId: job.id }, 'Edit image form submitted');
-  await discordCall(() => submit.deferReply({ flags: MessageFlags.Ephemeral }));
 }
 
 /**
  * The form of a result's Edit button: core checks it (the instruction, the
  * version it edits, a second submit) and starts the edit; its public deferred
- * reply becomes the new result, under the result whose button was pressed.
+ * reply, sent before the job is queued, becomes the new result, under the
+ * result whose button was pressed.
  */
 async function submitButtonEdit(
   submit: ModalSubmitInteraction,
@@ -70,30 +75,32 @@ async function submitButtonEdit(
   context: IngressContext,
   logger: Logger,
 ): Promise<void> {
-  if (context.presses === undefined) {
-    await answerPrivately(submit, copy.buttonGone, logger);
-    return;
-  }
   const channelId = submit.channelId ?? '';
-  const answer = await context.presses.submitForm({
-    jobId: formJobId(form.openedBy),
-    state: form.buttonId,
-    instruction,
-    platform: 'discord',
-    workspaceId: submit.guildId ?? undefined,
-    channelId,
-    userId: submit.user.id,
-    target: { channelId },
-    interaction: { token: submit.token, expiresAt: new Date(submit.createdTimestamp + INTERACTION_TOKEN_MS) },
-    messageId: submit.message?.id,
-  });
+  const answer = await context.presses.submitForm(
+    {
+      jobId: formJobId(form.openedBy),
+      state: form.buttonId,
+      instruction,
+      platform: 'discord',
+      workspaceId: submit.guildId ?? undefined,
+      channelId,
+      userId: submit.user.id,
+      target: { channelId },
+      interaction: { token: submit.token, expiresAt: new Date(submit.createdTimestamp + INTERACTION_TOKEN_MS) },
+      messageId: submit.message?.id,
+    },
+    {
+      beforeQueue: async () => {
+        await discordCall(() => submit.deferReply());
+      },
+    },
+  );
   switch (answer.kind) {
     case 'started':
       logger.info({ position: answer.position }, 'edit form submitted');
-      await discordCall(() => submit.deferReply());
       return;
     case 'refused':
-      await answerPrivately(submit, answer.answer, logger);
+      await answerRefusal(submit, answer.answer, logger);
       return;
     case 'invalid':
       await answerPrivately(submit, answer.error, logger);

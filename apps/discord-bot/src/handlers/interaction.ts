@@ -1,4 +1,3 @@
-import { copy } from '@genbot/core/copy';
 import type { Logger } from '@genbot/core/log';
 import { type ChatInputCommandInteraction, type Interaction, MessageFlags } from 'discord.js';
 import { EDIT_IMAGE_COMMAND, IMAGINE_COMMAND, parseImagineOptions, USAGE_COMMAND } from '../commands.js';
@@ -8,6 +7,7 @@ import { cacheMentionedMembers, cachedNames, plainText } from '../mentions.js';
 import type { IngressContext } from './context.js';
 import { openMessageEditForm } from './edit-image-command.js';
 import { submitForm } from './form-submit.js';
+import { answerRefusal } from './private-answer.js';
 import { pressResultButton } from './result-button.js';
 
 /**
@@ -29,9 +29,9 @@ async function withinTime(work: Promise<void>, ms: number): Promise<void> {
 }
 
 /**
- * `/imagine`: parsed into a job and submitted before Discord is answered, so
- * a refusal (quota, restart) is private; an accepted job gets the public
- * deferred response that its worker fills in.
+ * `/imagine`: parsed into a job and admitted before Discord is answered, so
+ * a refusal (quota, restart) is private; an admitted job gets the public
+ * deferred response before it is queued, so its worker always finds it.
  */
 async function submitImagine(
   interaction: ChatInputCommandInteraction,
@@ -44,28 +44,31 @@ async function submitImagine(
   const names = cachedNames(interaction.client, interaction.guild);
   const prompt = plainText(request.prompt, interaction.client.user.id, names);
   const job = imagineJob(interaction, { ...request, prompt });
-  const result = await context.intake.submit(job);
+  const result = await context.intake.submit(job, {
+    beforeQueue: async () => {
+      await discordCall(() => interaction.deferReply());
+    },
+  });
   if (!result.accepted) {
     logger.info('imagine command refused');
-    await discordCall(() => interaction.reply({ content: result.answer, flags: MessageFlags.Ephemeral }));
+    await answerRefusal(interaction, result.answer, logger);
     return;
   }
   // One interaction id is one job: a repeated delivery was answered the first time.
-  if (result.duplicate) return;
+  if (result.duplicate) {
+    logger.debug({ jobId: job.id }, 'imagine command delivered again: answered the first time');
+    return;
+  }
   logger.info({ jobId: job.id }, 'imagine command');
-  await discordCall(() => interaction.deferReply());
 }
 
 /** `/usage`: this user's usage, to them alone. */
 async function answerUsage(interaction: ChatInputCommandInteraction, context: IngressContext): Promise<void> {
-  const answer =
-    context.usage === undefined
-      ? copy.usageNotRecorded
-      : await context.usage.answer({
-          platform: 'discord',
-          userId: interaction.user.id,
-          ...(interaction.guildId === null ? {} : { workspaceId: interaction.guildId }),
-        });
+  const answer = await context.usage.answer({
+    platform: 'discord',
+    userId: interaction.user.id,
+    ...(interaction.guildId === null ? {} : { workspaceId: interaction.guildId }),
+  });
   await discordCall(() => interaction.reply({ content: answer, flags: MessageFlags.Ephemeral }));
 }
 

@@ -20,3 +20,16 @@ export async function answerPrivately(interaction: RepliableInteraction, text: s
     logger.debug({ code: error.code }, 'interaction answered before');
   }
 }
+
+/**
+ * A refusal from the intake. Before the job was queued the interaction was
+ * deferred; when the queue then failed, that deferred response is what the
+ * person sees, so it says why instead of thinking forever.
+ */
+export async function answerRefusal(interaction: RepliableInteraction, text: string, logger: Logger): Promise<void> {
+  if (interaction.deferred) {
+    await discordCall(() => interaction.editReply({ content: text }));
+    return;
+  }
+  await answerPrivately(interaction, text, logger);
+}

@@ -1,4 +1,3 @@
-import { copy } from '@genbot/core/copy';
 import type { Logger } from '@genbot/core/log';
 import type { ButtonInteraction } from 'discord.js';
 import { discordCall } from '../discord-errors.js';
@@ -8,33 +7,35 @@ import { editModal } from '../results/edit-form.js';
 import { formId } from '../results/form-ids.js';
 import type { IngressContext } from './context.js';
 import { openForm } from './open-form.js';
-import { answerPrivately } from './private-answer.js';
+import { answerPrivately, answerRefusal } from './private-answer.js';
 
 /**
  * A press of a result's button, checked (on the bot's own result, in its
  * channel) and admitted by core before Discord is answered: Edit opens its form at once; a job that starts gets a public
  * deferred reply (a new message under the pressed one, which keeps its images
- * and buttons), which its worker fills with progress and then the result; a
+ * and buttons), deferred before it is queued, which its worker fills with progress and then the result; a
  * refusal (a stale, forged or copied id, the same button still running for this
  * person, a quota) is private.
  */
 export async function pressResultButton(press: ButtonInteraction, context: IngressContext, logger: Logger) {
-  if (context.presses === undefined) {
-    logger.info('a button pressed with no store to read it from');
-    await answerPrivately(press, copy.buttonGone, logger);
-    return;
-  }
-  const answer = await context.presses.press({
-    jobId: interactionJobId(press.id),
-    buttonId: press.customId,
-    platform: 'discord',
-    workspaceId: press.guildId ?? undefined,
-    channelId: press.channelId,
-    userId: press.user.id,
-    target: { channelId: press.channelId },
-    interaction: { token: press.token, expiresAt: new Date(press.createdTimestamp + INTERACTION_TOKEN_MS) },
-    message: { id: press.message.id, bySelf: press.message.author.id === press.client.user.id },
-  });
+  const answer = await context.presses.press(
+    {
+      jobId: interactionJobId(press.id),
+      buttonId: press.customId,
+      platform: 'discord',
+      workspaceId: press.guildId ?? undefined,
+      channelId: press.channelId,
+      userId: press.user.id,
+      target: { channelId: press.channelId },
+      interaction: { token: press.token, expiresAt: new Date(press.createdTimestamp + INTERACTION_TOKEN_MS) },
+      message: { id: press.message.id, bySelf: press.message.author.id === press.client.user.id },
+    },
+    {
+      beforeQueue: async () => {
+        await discordCall(() => press.deferReply());
+      },
+    },
+  );
   switch (answer.kind) {
     case 'form': {
       const customId = formId({ kind: 'button', openedBy: press.id, buttonId: answer.form.state });
@@ -45,10 +46,9 @@ export async function pressResultButton(press: ButtonInteraction, context: Ingre
       // One interaction id is one job: a repeated delivery was answered the first time.
       if (answer.duplicate) return;
       logger.info({ position: answer.position }, 'result button pressed');
-      await discordCall(() => press.deferReply());
       return;
     case 'refused':
-      await answerPrivately(press, answer.answer, logger);
+      await answerRefusal(press, answer.answer, logger);
       return;
     case 'invalid':
       await answerPrivately(press, answer.error, logger);

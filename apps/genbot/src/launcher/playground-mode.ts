@@ -75,7 +75,6 @@ export async function startLocalPlayground(options: {
       },
       discord: {
         discord: { token: discordFake.botToken, applicationId: discordFake.applicationId, apiUrl: discordFake.apiUrl },
-        models,
         registerCommands: { guildId: discordFake.guildId },
       },
     });

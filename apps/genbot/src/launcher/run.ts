@@ -116,7 +116,6 @@ async function runBots(
       // Every shard process and worker of the bot keeps to one global REST budget.
       discord: plan.discord && {
         discord: plan.discord,
-        models,
         ...(redis !== undefined && { sharedRest: redis.pace }),
       },
     });

@@ -14,6 +14,11 @@ export interface BotsOptions extends Omit<JobsOptions, 'runtime'> {
   slack?: Omit<SlackBotOptions, Wired | 'threadStore'> | undefined;
   /** Discord's bot, when it runs here. */
   discord?: Omit<DiscordBotOptions, Wired> | undefined;
+  /**
+   * 'later': the jobs wait in the queue, their places in line shown, until `startWorker()` (tests of
+   * what waiting looks like); default 'now'.
+   */
+  workerStarts?: 'now' | 'later' | undefined;
 }
 
 export interface Bots {
@@ -23,6 +28,8 @@ export interface Bots {
   jobs: Jobs;
   /** Resolves once this process's worker takes jobs (at once when another process runs them). */
   working: Promise<void>;
+  /** Starts the worker, once: at start-up, or when a test that asked for it `later` says so. */
+  startWorker(): Promise<void>;
   /**
    * The shutdown, in order: no job starts any more, not even one waiting in line (those not
    * started stay recorded for the next start); the bots finish their replies within the drain;
@@ -72,12 +79,16 @@ export async function startBots(options: BotsOptions): Promise<Bots> {
     jobs: [jobs.close],
   };
   let stopped: Promise<void> | undefined;
+  let working: Promise<void> | undefined;
+  const startWorker = () => (working ??= jobs.startWorker(surfaces));
+  if (options.workerStarts === 'later') jobs.showPlacesOn(surfaces);
   return {
     slack: slackBot,
     discord: discordBot,
     runtime,
     jobs,
-    working: jobs.startWorker(surfaces),
+    working: options.workerStarts === 'later' ? Promise.resolve() : startWorker(),
+    startWorker,
     stages,
     stop: ({ drainMs = 2_000 } = {}) => {
       stopped ??= stopAll([stages.admission, stages.bots, stages.jobs], drainMs, logger).then(() => undefined);

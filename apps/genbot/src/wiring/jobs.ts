@@ -99,6 +99,8 @@ export interface Jobs {
   inProcessQueue: InProcessJobQueue | undefined;
   /** `/readyz`: the database answers. */
   readiness: ReadinessCheck;
+  /** Jobs waiting for a worker show their place in line through `surfaces` (`startWorker` does it too). */
+  showPlacesOn(surfaces: readonly SurfaceFactory[]): void;
   /**
    * Jobs waiting for a worker show their place in line through `surfaces`; old records are swept;
    * and when this process runs jobs, the unfinished jobs of the surfaces' platforms are queued
@@ -144,6 +146,7 @@ export function openJobs(options: JobsOptions): Jobs {
       presses: new ResultPresses({ versions: store.versions, intake, logger }),
     },
     readiness: databaseReadiness(store),
+    showPlacesOn: (surfaces) => chatIntake.showPlacesOn(surfaces),
     startWorker(surfaces) {
       chatIntake.showPlacesOn(surfaces);
       const { retentionDays } = options;

@@ -139,8 +139,6 @@ export const copy = {
   /** A job recorded by an older or newer version of the bot that this one cannot read. */
   unreadableJob: "⚠️ I couldn't pick this request up again after an update: please ask again.",
   thinking: '_Thinking…_',
-  /** `/usage` on a bot that keeps no usage records (no store wired in). */
-  usageNotRecorded: "📊 I'm not keeping usage records yet, so there is nothing to show.",
   /** New work that arrives while the bot restarts: nothing was started. */
   restarting: "🔄 I'm restarting: please try again in a minute.",
   /**

@@ -11,7 +11,7 @@ import { type Platform, type Store, StoreUnavailableError } from '../store/index
 import type { ChatJob, SurfaceFactory } from './chat-job.js';
 import { type QuotaName, exhausted, limited, quotaStatus, secondsToUtcMidnight } from './daily-quota.js';
 import { inputProblem } from './input-problem.js';
-import type { IntakeResult, JobIntake } from './job-intake.js';
+import type { IntakeResult, JobIntake, SubmitOptions } from './job-intake.js';
 import { toNewJob } from './parse-chat-job.js';
 import { PlacesInLine } from './places-in-line.js';
 
@@ -84,16 +84,16 @@ export class ChatJobIntake implements JobIntake {
     this.#places = new PlacesInLine({ surfaces, channels: runtime.channels, jobs: store.jobs, logger });
   }
 
-  submit(job: ChatJob): Promise<IntakeResult> {
+  submit(job: ChatJob, options: SubmitOptions = {}): Promise<IntakeResult> {
     const { runtime } = this.#options;
     return runtime.submissions.run(async () => {
       // A submission often resumes after I/O that many share (a user's name, a file looked up), all at once.
       await runtime.turns.take();
-      return this.#submit(job);
+      return this.#submit(job, options);
     });
   }
 
-  async #submit(job: ChatJob): Promise<IntakeResult> {
+  async #submit(job: ChatJob, options: SubmitOptions): Promise<IntakeResult> {
     const { store, queue, runtime, logger } = this.#options;
     if (!runtime.accepting) return { accepted: false, answer: copy.restarting, reason: 'stopping' };
     const problem = inputProblem(job);
@@ -130,6 +130,7 @@ export class ChatJobIntake implements JobIntake {
         logger.info({ jobId: job.id, running: recorded.job.id }, 'button pressed again while its first press runs');
         return { accepted: false, answer: copy.alreadyRunning, reason: 'already_running' };
       }
+      await this.#beforeQueue(job, options);
       await this.#enqueue(job);
       const position = await queue.position(job.id).catch(() => undefined);
       // Taken by a worker already (0), its own messages say where it stands.
@@ -177,6 +178,18 @@ export class ChatJobIntake implements JobIntake {
 
   async #giveBackPlace(lane: JobLane, job: ChatJob): Promise<void> {
     await this.#options.places?.shares.release(lane, job.userId, job.id);
+  }
+
+  /** Ingress's step between admission and the queue; when it fails, the record ends unrun and the place goes back. */
+  async #beforeQueue(job: ChatJob, options: SubmitOptions): Promise<void> {
+    if (options.beforeQueue === undefined) return;
+    try {
+      await options.beforeQueue();
+    } catch (error) {
+      await this.#options.store.jobs.finish(job.id, 'rejected', 'not acknowledged').catch(() => undefined);
+      await this.#giveBackPlace(laneOf(job.input.kind), job).catch(() => undefined);
+      throw error;
+    }
   }
 
   /** Queues a recorded job; when the queue cannot take it, the record ends as refused, so no worker runs it later. */

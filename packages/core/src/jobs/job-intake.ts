@@ -17,13 +17,23 @@ export type IntakeResult =
   /** Nothing recorded or sent: `answer` (standard Markdown, from copy.ts) goes to the person alone; `reason` for the metrics. */
   | { accepted: false; answer: string; reason?: IntakeRefusal | undefined };
 
+export interface SubmitOptions {
+  /**
+   * Called once the job is admitted and recorded, before it is queued: a
+   * Discord interaction is deferred here, so no worker reaches its webhook
+   * before the deferred response exists. Not called for a refusal or a
+   * repeat. When it rejects, the job ends unrun and `submit` rejects with it.
+   */
+  beforeQueue?: (() => Promise<void>) | undefined;
+}
+
 /**
  * Ingress's one door: admission (the bot is not stopping, the user's daily
  * quota, their share of the queue), then the job is recorded in the store and
  * added to the queue. A delivery seen twice (same id) is one job.
  */
 export interface JobIntake {
-  submit(job: ChatJob): Promise<IntakeResult>;
+  submit(job: ChatJob, options?: SubmitOptions): Promise<IntakeResult>;
   /**
    * The message that triggered job `jobId` was deleted: a job still waiting
    * in line ends as cancelled, before any worker takes it, and what it showed

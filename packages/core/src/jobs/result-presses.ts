@@ -11,7 +11,7 @@ import {
 } from '../store/index.js';
 import { parseButtonId } from '../results/button-id.js';
 import type { ChatJob } from './chat-job.js';
-import type { JobIntake } from './job-intake.js';
+import type { JobIntake, SubmitOptions } from './job-intake.js';
 
 /** The message a button was pressed on, as the platform's delivery tells it. */
 export interface PressedMessage {
@@ -94,7 +94,8 @@ export class ResultPresses {
     this.#options = options;
   }
 
-  async press(press: ButtonPress): Promise<PressAnswer> {
+  /** `options.beforeQueue` as for `JobIntake.submit`: run only when a job starts. */
+  async press(press: ButtonPress, options: SubmitOptions = {}): Promise<PressAnswer> {
     const target = parseButtonId(press.buttonId);
     if (target === undefined) {
       this.#options.logger.warn({ jobId: press.jobId }, 'a button id this bot did not make');
@@ -106,10 +107,16 @@ export class ResultPresses {
     }
     // The form opens before anything slow; its record is checked when it is submitted.
     if (target.action === 'edit') return { kind: 'form', form: editForm(press.buttonId) };
-    return this.#submit(target.action, target.ref, press, press.message.id, undefined, press.buttonId);
+    return this.#submit(
+      target.action,
+      target.ref,
+      press,
+      { messageId: press.message.id, buttonId: press.buttonId },
+      options,
+    );
   }
 
-  async submitForm(submission: FormSubmission): Promise<PressAnswer> {
+  async submitForm(submission: FormSubmission, options: SubmitOptions = {}): Promise<PressAnswer> {
     const instruction = submission.instruction.trim();
     if (instruction === '') return { kind: 'invalid', error: copy.emptyInstruction };
     if (instruction.length > MAX_PROMPT_CHARS) {
@@ -120,7 +127,13 @@ export class ResultPresses {
       this.#options.logger.warn({ jobId: submission.jobId }, 'a form this bot did not open');
       return { kind: 'refused', answer: copy.buttonGone };
     }
-    const answer = await this.#submit('edit', target.ref, submission, submission.messageId, instruction, undefined);
+    const answer = await this.#submit(
+      'edit',
+      target.ref,
+      submission,
+      { messageId: submission.messageId, instruction },
+      options,
+    );
     return answer.kind === 'started' && answer.duplicate ? { kind: 'refused', answer: copy.formAlreadySent } : answer;
   }
 
@@ -128,9 +141,8 @@ export class ResultPresses {
     action: ResultAction,
     ref: string,
     from: Omit<ButtonPress, 'buttonId' | 'message'>,
-    messageId: string | undefined,
-    instruction: string | undefined,
-    buttonId: string | undefined,
+    { messageId, instruction, buttonId }: { messageId?: string | undefined; instruction?: string; buttonId?: string },
+    options: SubmitOptions,
   ): Promise<PressAnswer> {
     const { versions, intake, logger } = this.#options;
     let version: ImageVersion | undefined;
@@ -169,7 +181,7 @@ export class ResultPresses {
       interaction: from.interaction,
       activeKey: buttonId === undefined ? undefined : `${from.platform}:${from.userId}:${buttonId}`,
     };
-    const result = await intake.submit(job);
+    const result = await intake.submit(job, options);
     if (!result.accepted) return { kind: 'refused', answer: result.answer };
     return { kind: 'started', duplicate: result.duplicate, position: result.position };
   }

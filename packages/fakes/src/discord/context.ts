@@ -4,7 +4,7 @@ import type { GuildState } from './guild-state.js';
 import type { RateLimits } from './rate-limits.js';
 import type { SnowflakeGenerator } from './snowflake.js';
 import type { CountedFault, RedirectFault, TransferFaults } from '../transfer-faults.js';
-import type { DownloadFault, TransferFault } from './transfer-faults.js';
+import type { DownloadFault, SlowCallback, TransferFault } from './transfer-faults.js';
 
 /** What the REST handlers and the driver share. */
 export interface FakeContext {
@@ -19,6 +19,8 @@ export interface FakeContext {
   readonly uploadFaults: TransferFaults<TransferFault>;
   /** Switched on by tests: interaction callbacks taken as arriving after Discord's 3 s (10062). */
   readonly lateCallbacks: TransferFaults<CountedFault>;
+  /** Switched on by tests: interaction callbacks that take effect only after a delay. */
+  readonly slowCallbacks: TransferFaults<SlowCallback>;
   readonly ids: SnowflakeGenerator;
   /** `http://127.0.0.1:PORT`, the origin of attachment URLs. */
   readonly origin: string;

@@ -38,6 +38,23 @@ describe('Discord fake fault switches with the real discord.js', () => {
     expect(discord.state.messages(general).filter((message) => message.id === sent.id)).toHaveLength(1);
   });
 
+  it('failAfter lets the first calls of a route through, then failNext answers the next with a 429', async () => {
+    const limit = discord.rateLimit({
+      route: 'POST /channels/:id/messages',
+      limit: 5,
+      windowMs: 300,
+      failAfter: 1,
+      failNext: 1,
+    });
+    const target = await channel();
+    await target.send('first');
+    expect(discord.state.rateLimitHits).toEqual([]);
+    await target.send('second');
+    limit.off();
+    expect(discord.state.rateLimitHits.map((hit) => hit.route)).toEqual(['POST /channels/:id/messages']);
+    expect(discord.state.messages(general).map((message) => message.content)).toEqual(['first', 'second']);
+  });
+
   it('rejectUploads refuses requests carrying files with 40005, and only those', async () => {
     const rejected = discord.rejectUploads({ times: 1 });
     const target = await channel();

@@ -19,7 +19,7 @@ import { type GlobalRateLimit, RateLimits, type RateLimitRule, type RateLimitSwi
 import { listen } from './server.js';
 import { createSnowflakeGenerator } from './snowflake.js';
 import { TransferFaults, type RedirectFault } from '../transfer-faults.js';
-import type { DownloadFault, TransferFault, TransferFaultSwitch } from './transfer-faults.js';
+import type { DownloadFault, SlowCallback, TransferFault, TransferFaultSwitch } from './transfer-faults.js';
 import { waitFor } from './wait-for.js';
 import { APPLICATION_FLAG_MESSAGE_CONTENT } from './permissions.js';
 import { wireGuildCreate, wireReady } from './wire.js';
@@ -54,6 +54,7 @@ export type {
 } from './rate-limits.js';
 export type {
   DownloadFault as DiscordDownloadFault,
+  SlowCallback as DiscordSlowCallback,
   TransferFault as DiscordTransferFault,
   TransferFaultSwitch as DiscordTransferFaultSwitch,
 } from './transfer-faults.js';
@@ -142,6 +143,12 @@ export interface DiscordFake {
    * interaction expires: 10062), as when a bot answers too slowly; the returned switch turns it off.
    */
   lateCallbacks(fault?: TransferFault): TransferFaultSwitch;
+  /**
+   * Takes the next interaction callbacks only after `delayMs` (a slow network
+   * between the bot and Discord): until then the interaction is unanswered and
+   * its webhook unknown (10015). The returned switch turns it off.
+   */
+  slowCallbacks(fault: SlowCallback): TransferFaultSwitch;
   /** Refuses requests carrying files (40005, entity too large); the returned switch turns it off. */
   rejectUploads(fault?: TransferFault): TransferFaultSwitch;
   /**
@@ -204,6 +211,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     downloadRedirects: new TransferFaults<RedirectFault>(),
     uploadFaults: new TransferFaults<TransferFault>(),
     lateCallbacks: new TransferFaults(),
+    slowCallbacks: new TransferFaults<SlowCallback>(),
     ids,
     origin: server.origin,
     botToken,
@@ -254,6 +262,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     failDownloads: (fault) => ({ off: ctx.downloadFaults.add(fault) }),
     rejectUploads: (fault = {}) => ({ off: ctx.uploadFaults.add(fault) }),
     lateCallbacks: (fault = {}) => ({ off: ctx.lateCallbacks.add(fault) }),
+    slowCallbacks: (fault) => ({ off: ctx.slowCallbacks.add(fault) }),
     redirectDownloads: (fault) => ({ off: ctx.downloadRedirects.add(fault) }),
     expireAttachmentUrls: () => state.cdn.expireAll(),
     signedUrl: (attachment) => {

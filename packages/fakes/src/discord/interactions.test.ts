@@ -141,6 +141,31 @@ describe('Discord fake interactions and commands with the real discord.js', () =
     expect(discord.state.messages(general).map((message) => message.content)).toEqual(['done']);
   });
 
+  it('takes a slow callback only once it arrives: until then the webhook is unknown (10015)', async () => {
+    discord = await startDiscordFake();
+    const ready = await readyClient(discord);
+    client = ready;
+    await ready.application.commands.set([imagine]);
+    const received = nextCommand(ready);
+    const run = discord.userRunsCommand({
+      user: 'alice',
+      channelId: discord.channelId('general'),
+      name: 'imagine',
+      options: { prompt: 'x' },
+    });
+    const interaction = await received;
+    const slow = discord.slowCallbacks({ delayMs: 300, times: 1 });
+    const deferred = interaction.deferReply();
+    await expect(interaction.webhook.editMessage('@original', { content: 'early' })).rejects.toMatchObject({
+      code: 10015,
+    });
+    expect(discord.state.interaction(run.id)?.status).toBe('pending');
+    await deferred;
+    await interaction.webhook.editMessage('@original', { content: 'in time' });
+    expect(discord.state.messages(discord.channelId('general')).map((message) => message.content)).toEqual(['in time']);
+    slow.off();
+  });
+
   it('expires an interaction not answered in time: the late callback gets 10062', async () => {
     discord = await startDiscordFake({ interactionDeadlineMs: 150 });
     const ready = await readyClient(discord);

@@ -7,6 +7,8 @@ export interface RateLimitRule {
   readonly windowMs: number;
   /** Refuse the next N matching requests outright, whatever the count: a deterministic way to provoke one 429. */
   readonly failNext?: number;
+  /** Let this many matching requests through before `failNext` applies: to provoke the 429 on a later call of a route. */
+  readonly failAfter?: number;
 }
 
 export interface RateLimitSwitch {
@@ -38,6 +40,7 @@ interface ActiveRule extends RateLimitRule {
   readonly hash: string;
   readonly buckets: Map<string, Bucket>;
   failuresLeft: number;
+  passesLeft: number;
 }
 
 /**
@@ -65,6 +68,7 @@ export class RateLimits {
       hash: createHash('sha1').update(rule.route).digest('hex').slice(0, 16),
       buckets: new Map(),
       failuresLeft: rule.failNext ?? 0,
+      passesLeft: rule.failAfter ?? 0,
     };
     this.#rules.add(active);
     return { off: () => this.#rules.delete(active) };
@@ -114,7 +118,9 @@ export class RateLimits {
         bucket = { count: 0, resetAt: now + rule.windowMs };
         rule.buckets.set(major, bucket);
       }
-      const forced = rule.failuresLeft > 0;
+      const passing = rule.passesLeft > 0;
+      if (passing) rule.passesLeft -= 1;
+      const forced = !passing && rule.failuresLeft > 0;
       if (forced) rule.failuresLeft -= 1;
       const limited = forced || bucket.count >= rule.limit;
       if (!limited) bucket.count += 1;

@@ -8,6 +8,11 @@ export interface DownloadFault extends TransferFault {
   readonly status: 403 | 404 | 410 | 500 | 503;
 }
 
+/** Interaction callbacks that reach Discord late (a slow network): each waits `delayMs` before it counts. */
+export interface SlowCallback extends CountedFault {
+  readonly delayMs: number;
+}
+
 export interface TransferFaultSwitch {
   /** Switches this fault off again. */
   off(): void;

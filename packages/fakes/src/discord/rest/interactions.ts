@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Hono } from 'hono';
 import { modalRecord, modalSchema } from '../components.js';
 import type { FakeContext } from '../context.js';
@@ -30,6 +31,8 @@ export const CallbackType = {
 export function interactionRoutes(ctx: FakeContext): Hono {
   return new Hono()
     .post('/interactions/:interactionId/:token/callback', async (c) => {
+      const slow = ctx.slowCallbacks.take();
+      if (slow !== undefined) await delay(slow.delayMs);
       const interaction = pendingInteractionOr404(ctx, c.req.param('interactionId'), c.req.param('token'));
       const body = await readRequestBody(c.req.raw, ctx.attachmentSizeLimit);
       const callback = parseBody(interactionCallbackSchema, body.payload);
