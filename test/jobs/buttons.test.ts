@@ -4,25 +4,13 @@ import { versionRef } from '@genbot/core/store';
 import { type ButtonPress, ResultPresses } from '@genbot/core/jobs';
 import { createLogger } from '@genbot/core/log';
 import { afterEach, describe, expect, it } from 'vitest';
-import { imagineJob, type Rig, startRig } from './harness.js';
+import { finished, imagineJob, type Rig, startRig } from './harness.js';
 
 let rig: Rig | undefined;
 afterEach(async () => {
   await rig?.close();
   rig = undefined;
 });
-
-async function until(check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-async function finished(current: Rig, id: string): Promise<void> {
-  await until(async () => (await current.store.jobs.get(id))?.state === 'finished');
-}
 
 let nextPress = 1;
 

@@ -15,6 +15,7 @@ import { BotRuntime } from '@genbot/core/runtime';
 import type { Store } from '@genbot/core/store';
 import { type ChatJob, ChatJobIntake, JobWorker, LedgerUsageReporter, type SurfaceFactory } from '@genbot/core/jobs';
 import { openStore } from '@genbot/store';
+import { eventually } from '@genbot/test-servers';
 
 const API_KEY = 'jobs-test-key';
 
@@ -116,7 +117,8 @@ export interface Rig {
 export interface RigOptions {
   databaseUrl?: string;
   quota?: { imagesPerDay?: number; chatTokensPerDay?: number };
-  maxResumeAgeMs?: number;
+  /** The worker's clock (default the wall clock): a test moves it instead of waiting for time to pass. */
+  now?: () => Date;
   /** Start the worker on the queue at once (default true). */
   process?: boolean;
   /** How long a press waits for its version to finish posting (default: the worker's minute). */
@@ -155,7 +157,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     surfaces: [platform],
     deps: { images: client, chat: client, config: { imageModel: 'img', chatModel: 'chat' }, logger },
     logger,
-    ...(options.maxResumeAgeMs === undefined ? {} : { maxResumeAgeMs: options.maxResumeAgeMs }),
+    ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.postedWaitMs === undefined ? {} : { postedWait: { timeoutMs: options.postedWaitMs } }),
     storeRetry: { firstDelayMs: 50, maxDelayMs: 200 },
   });
@@ -181,6 +183,14 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       await store.close();
     },
   };
+}
+
+/** Until the store has job `id` finished. */
+export async function finished(rig: Rig, id: string): Promise<void> {
+  await eventually(async () => (await rig.store.jobs.get(id))?.state === 'finished', {
+    timeoutMs: 20_000,
+    what: `job ${id} finished`,
+  });
 }
 
 let nextId = 1;

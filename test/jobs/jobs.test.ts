@@ -19,12 +19,14 @@ import {
   ChatJobIntake,
   CHAT_JOB_SCHEMA_VERSION,
   JobWorker,
+  MAX_RESUME_AGE_MS,
   queuedJob,
   type SharedPlaces,
   toNewJob,
 } from '@genbot/core/jobs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { imagineJob, mentionJob, type Rig, startRig } from './harness.js';
+import { eventually } from '@genbot/test-servers';
+import { finished, imagineJob, mentionJob, type Rig, startRig } from './harness.js';
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -32,17 +34,8 @@ afterEach(async () => {
   rig = undefined;
 });
 
-async function until(check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-async function finished(current: Rig, id: string): Promise<void> {
-  await until(async () => (await current.store.jobs.get(id))?.state === 'finished');
-}
+/** The worker's clock a minute past the resume age: every job recorded before it is too old to resume. */
+const pastResumeAge = (): Date => new Date(Date.now() + MAX_RESUME_AGE_MS + 60_000);
 
 describe('jobs from intake to the platform', () => {
   it('records, queues and runs an /imagine: images uploaded once, versions, usage and the outcome kept', async () => {
@@ -120,10 +113,9 @@ describe('jobs from intake to the platform', () => {
   });
 
   it('ends a job too old to resume with a message saying the bot restarted and how to retry', async () => {
-    rig = await startRig({ process: false, maxResumeAgeMs: 0 });
+    rig = await startRig({ process: false, now: pastResumeAge });
     const job = imagineJob('an old request');
     await rig.intake.submit(job);
-    await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await rig.worker.resume(new InProcessJobQueue())).toEqual({ resumed: 0, abandoned: 1, held: 0 });
     expect(rig.platform.texts()).toEqual([copy.restartedTooLate('an old request')]);
     expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'finished', outcome: 'abandoned' });
@@ -131,10 +123,9 @@ describe('jobs from intake to the platform', () => {
   });
 
   it('tells the user once when two processes starting together both find a job too old to resume', async () => {
-    rig = await startRig({ process: false, maxResumeAgeMs: 0 });
+    rig = await startRig({ process: false, now: pastResumeAge });
     const job = imagineJob('asked long ago');
     await rig.intake.submit(job);
-    await new Promise((resolve) => setTimeout(resolve, 5));
     const results = await Promise.all([
       rig.worker.resume(new InProcessJobQueue()),
       rig.worker.resume(new InProcessJobQueue()),
@@ -144,10 +135,9 @@ describe('jobs from intake to the platform', () => {
   });
 
   it('leaves to the queue a job it still holds, however old', async () => {
-    rig = await startRig({ process: false, maxResumeAgeMs: 0 });
+    rig = await startRig({ process: false, now: pastResumeAge });
     const job = imagineJob('still running elsewhere');
     await rig.intake.submit(job);
-    await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await rig.queue.holds({ id: job.id, lane: 'image', platform: 'slack', userId: 'U1' })).toBe(true);
     expect(await rig.worker.resume(rig.queue)).toEqual({ resumed: 0, abandoned: 0, held: 1 });
     expect(rig.platform.texts()).toEqual([]);
@@ -251,7 +241,7 @@ describe('places in line of jobs waiting for a worker', () => {
     const third = imagineJob('a blue fox', 'U2');
     expect(await rig.intake.submit(third)).toMatchObject({ accepted: true, position: 2 });
     const current = rig;
-    await until(() => current.platform.messages.size === 3);
+    await eventually(() => current.platform.messages.size === 3);
     expect(current.platform.texts()).toEqual([
       copy.imagineQueued('a red fox', 1),
       copy.chatQueued(1),
@@ -502,10 +492,10 @@ describe('a database outage mid-job', () => {
     try {
       const job = imagineJob('a lighthouse in fog [fault:slow=1500]');
       expect(await current.intake.submit(job)).toMatchObject({ accepted: true });
-      await until(async () => (await current.store.jobs.get(job.id))?.steps.length === 1);
+      await eventually(async () => (await current.store.jobs.get(job.id))?.steps.length === 1);
       const lock = await holdWriteLock(file);
       // The upload reaches the platform; recording it fails once the busy timeout runs out.
-      await until(() => lines.some((line) => line.includes('the database cannot be used: the job waits for it')));
+      await eventually(() => lines.some((line) => line.includes('the database cannot be used: the job waits for it')));
       expect((await current.store.jobs.get(job.id))?.state).toBe('running');
       await lock.release();
       await finished(current, job.id);
