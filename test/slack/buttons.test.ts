@@ -3,8 +3,9 @@ import type { SlackFake, SlackMessage } from '@genbot/fakes';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ImageVersionStore, Store } from '@genbot/core/store';
 import { openStore } from '@genbot/store';
-import { startJobsHarness, type JobsHarness } from './support/jobs-harness.js';
+import { finished, startJobsHarness, type JobsHarness } from './support/jobs-harness.js';
 import { buttonsOf, pressButton, results, shownText } from './support/result-messages.js';
+import { eventually } from '@genbot/test-servers';
 
 let harness: JobsHarness | undefined;
 afterEach(async () => {
@@ -32,20 +33,10 @@ function pickStore(store: Store): Store {
 async function imagined(h: JobsHarness, prompt: string): Promise<SlackMessage> {
   const run = await h.slack.userRunsCommand({ user: 'U1', channel: CHANNEL, command: '/imagine', text: prompt });
   const id = `slack-cmd-${run.triggerId}`;
-  await eventually(async () => ((await h.store.jobs.get(id))?.state === 'finished' ? true : undefined));
+  await finished(h, id);
   const found = results(h.slack, CHANNEL).at(-1);
   if (found === undefined) throw new Error('no result');
   return found;
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error('condition not met within 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** The result in the thread of `result` after `count` others, once its versions know the message that shows them. */
@@ -65,11 +56,6 @@ function botMessages(slack: SlackFake, threadTs?: string): SlackMessage[] {
     .filter((message) =>
       threadTs === undefined ? inChannel(message) : message.threadTs === threadTs && message.ts !== threadTs,
     );
-}
-
-/** Waits until the job is finished in the store. */
-async function finished(h: JobsHarness, jobId: string): Promise<void> {
-  await eventually(async () => ((await h.store.jobs.get(jobId))?.state === 'finished' ? true : undefined));
 }
 
 function ephemeralFor(slack: SlackFake, user: string, text: string) {
