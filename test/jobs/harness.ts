@@ -15,7 +15,6 @@ import { BotRuntime } from '@genbot/core/runtime';
 import type { Store } from '@genbot/core/store';
 import { type ChatJob, ChatJobIntake, JobWorker, LedgerUsageReporter, type SurfaceFactory } from '@genbot/core/jobs';
 import { openStore } from '@genbot/store';
-import { eventually } from '@genbot/test-servers';
 
 const API_KEY = 'jobs-test-key';
 
@@ -183,14 +182,6 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       await store.close();
     },
   };
-}
-
-/** Until the store has job `id` finished. */
-export async function finished(rig: Rig, id: string): Promise<void> {
-  await eventually(async () => (await rig.store.jobs.get(id))?.state === 'finished', {
-    timeoutMs: 20_000,
-    what: `job ${id} finished`,
-  });
 }
 
 let nextId = 1;

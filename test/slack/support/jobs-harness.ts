@@ -1,13 +1,12 @@
 import { GenAiClient } from '@genbot/core/genai';
 import type { InProcessJobQueue } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
-import type { JobRecord, Store } from '@genbot/core/store';
+import type { Store } from '@genbot/core/store';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startSlackFake, type SlackFake } from '@genbot/fakes';
 import { parseSlackEnv, type SlackBot } from '@genbot/slack-bot';
 import { startSlackBotOnJobs } from '../../support/slack-bot-on-jobs.js';
 import { SECRETS } from './harness.js';
-import { eventually } from '@genbot/test-servers';
 
 export interface JobsHarness {
   slack: SlackFake;
@@ -59,15 +58,4 @@ export async function startJobsHarness(
       await emulator.close();
     },
   };
-}
-
-/** Job `id` once the store has it finished. */
-export function finished(harness: Pick<JobsHarness, 'store'>, id: string): Promise<JobRecord> {
-  return eventually(
-    async () => {
-      const job = await harness.store.jobs.get(id);
-      return job?.state === 'finished' ? job : undefined;
-    },
-    { timeoutMs: 30_000, what: `job ${id} finished` },
-  );
 }
