@@ -6,7 +6,7 @@ import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startDiscordFake, type DiscordFake, type DiscordInteraction } from '@genbot/fakes';
 import { openStore } from '@genbot/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnGenbot, type GenbotProcess } from '../launcher/genbot-process.js';
+import { spawnGenbot, type GenbotProcess } from '@genbot/test-servers/genbot';
 import { API_KEY, BOT_TOKEN, chatRequests, expectedReply } from './support/harness.js';
 import { answered, eventually, labelsOf, press, resultOf } from './support/results.js';
 

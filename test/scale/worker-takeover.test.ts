@@ -1,14 +1,21 @@
 import { join } from 'node:path';
 import { copy } from '@genbot/core/copy';
-import type { JobRecord, Store } from '@genbot/core/store';
+import type { Store } from '@genbot/core/store';
 import { type Emulator, startEmulator } from '@genbot/emulator';
 import { type DiscordFake, type SlackFake, startDiscordFake, startSlackFake } from '@genbot/fakes';
 import { openStore } from '@genbot/store';
 import { findPostgresBin, runToCompletion } from '@genbot/test-servers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type GenbotProcess, spawnGenbot } from '../launcher/genbot-process.js';
-import { type Engines, enginesInstalled, type Outside, startEngines } from './engines.js';
-import { environmentOf, PROCESSES } from './topology.js';
+import {
+  type Engines,
+  enginesInstalled,
+  type GenbotProcess,
+  type Outside,
+  outsideOf,
+  processNamed,
+  startEngines,
+} from '@genbot/test-servers/genbot';
+import { jobFinished } from '../support/job-finished.js';
 
 /**
  * A worker starting while another runs a job older than the resume age, then that
@@ -28,38 +35,15 @@ let store: Store & { close(): Promise<void> };
 const running = new Map<string, GenbotProcess>();
 
 function outside(): Outside {
-  return {
-    genai: { baseUrl: emulator.url, apiKey: API_KEY },
-    slack: { botToken: slack.identity.botToken, signingSecret: slack.identity.signingSecret, apiUrl: slack.apiUrl },
-    discord: { token: discord.botToken, applicationId: discord.applicationId, apiUrl: discord.apiUrl },
-  };
+  return outsideOf({ baseUrl: emulator.url, apiKey: API_KEY }, slack, discord);
 }
 
 async function start(name: string, extra: Record<string, string> = {}): Promise<GenbotProcess> {
-  const process = PROCESSES.find((candidate) => candidate.name === name);
-  if (process === undefined) throw new Error(`no process ${name} in the topology`);
+  const process = processNamed(name);
   const worker: Record<string, string> = process.role === 'worker' ? { JOB_LOCK_MS: String(JOB_LOCK_MS) } : {};
-  const genbot = spawnGenbot(process.args, {
-    ...environmentOf(process, engines.endpointsOf(process, outside())),
-    ...worker,
-    ...extra,
-  });
+  const genbot = await engines.start(process, outside(), { env: { ...worker, ...extra } });
   running.set(name, genbot);
-  await genbot.waitForLine(process.role === 'slack' ? /^Slack: HTTP mode/ : /^Worker: /, 60_000);
   return genbot;
-}
-
-async function finishedJob(id: string, timeoutMs = 60_000): Promise<JobRecord> {
-  let found: JobRecord | undefined;
-  await vi.waitFor(
-    async () => {
-      found = await store.jobs.get(id);
-      expect(found?.state).toBe('finished');
-    },
-    { timeout: timeoutMs, interval: 100 },
-  );
-  if (found === undefined) throw new Error(`job ${id} not found`);
-  return found;
 }
 
 /** Moves a job's creation back by `minutes`, as if it had waited that long (psql, beside the server). */
@@ -122,7 +106,7 @@ describe.runIf(installed)('a worker starting beside a long job, then its holder 
     expect((await holder?.exited)?.signal).toBe('SIGKILL');
     running.delete('worker-1');
 
-    const job = await finishedJob(jobId);
+    const job = await jobFinished(store, jobId, 60_000);
     expect(job).toMatchObject({ outcome: 'done', attempts: 2 });
     expect(job.steps.filter((step) => step.name === 'posted')).toHaveLength(1);
     const [reply, ...more] = replies();
