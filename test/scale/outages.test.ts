@@ -1,18 +1,9 @@
 import { getPriority } from 'node:os';
 import { copy } from '@genbot/core/copy';
-import { startEmulator } from '@genbot/emulator';
-import { type DiscordFake, type SlackFake, startDiscordFake, startSlackFake } from '@genbot/fakes';
-import { openStore } from '@genbot/store';
 import { eventually } from '@genbot/test-servers';
-import {
-  type Engines,
-  enginesInstalled,
-  type GenbotProcess,
-  outsideOf,
-  processNamed,
-  startEngines,
-} from '@genbot/test-servers/genbot';
+import { enginesInstalled, type GenbotProcess } from '@genbot/test-servers/genbot';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment as Topology, startDeployment as startTopology } from './deployment.js';
 
 /**
  * The engines of a scaled deployment failing under it: Redis going away and
@@ -24,44 +15,26 @@ import { afterEach, describe, expect, it } from 'vitest';
  */
 const installed = enginesInstalled();
 
-const API_KEY = 'outages-genai-key-2b7d';
 const REPLICA = 'slack-1';
 const WORKER = 'worker-1';
-const cleanups: (() => Promise<unknown>)[] = [];
 
+let started: Topology | undefined;
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+  await started?.close();
+  started = undefined;
 });
 
-interface Deployment {
-  engines: Engines;
-  slack: SlackFake;
-  replica: GenbotProcess;
-  worker: GenbotProcess;
-}
+/** The topology with its Slack replica and a worker up. */
+type Deployment = Topology & { replica: GenbotProcess; worker: GenbotProcess };
 
 async function startDeployment(): Promise<Deployment> {
-  const engines = await startEngines();
-  cleanups.push(() => engines.close());
-  const emulator = await startEmulator({ apiKey: API_KEY });
-  cleanups.push(() => emulator.close());
-  const slack = await startSlackFake({ botToken: 'xoxb-outages', signingSecret: 'outages-secret' });
-  cleanups.push(() => slack.close());
-  // The worker holds the Discord token too, as in compose.yaml.
-  const discord: DiscordFake = await startDiscordFake({ botToken: 'outages-discord-token' });
-  cleanups.push(() => discord.close());
-  const outside = outsideOf({ baseUrl: emulator.url, apiKey: API_KEY }, slack, discord);
   // A worker that dies mid-outage hands its job on within seconds, not the default 30.
-  const env = { JOB_LOCK_MS: '4000' };
-  const start = async (name: string): Promise<GenbotProcess> => {
-    const genbot = await engines.start(processNamed(name), outside, { env });
-    cleanups.push(() => genbot.stop(10_000));
-    return genbot;
-  };
-  const [replica, worker] = await Promise.all([start(REPLICA), start(WORKER)]);
+  const topology = await startTopology({ name: 'outages', workerEnv: { JOB_LOCK_MS: '4000' } });
+  started = topology;
+  const [replica, worker] = await Promise.all([topology.start(REPLICA), topology.start(WORKER)]);
   // Straight to the replica: the other one behind the balancer is not running.
-  slack.deliverTo(engines.replicaUrl(REPLICA));
-  return { engines, slack, replica, worker };
+  topology.slack.deliverTo(topology.engines.replicaUrl(REPLICA));
+  return { ...topology, replica, worker };
 }
 
 async function readyz(url: string): Promise<{ status: number; body: string }> {
@@ -113,12 +86,7 @@ function logs(deployment: Deployment): string {
 
 /** Every job in the store ended, none twice: the worker has nothing left to do. */
 async function expectAllFinished(deployment: Deployment): Promise<void> {
-  const store = await openStore(deployment.engines.postgres.url);
-  try {
-    expect(await store.jobs.unfinished(['slack'])).toEqual([]);
-  } finally {
-    await store.close();
-  }
+  expect(await deployment.store.jobs.unfinished(['slack'])).toEqual([]);
 }
 
 /** Waits until the replica's and the worker's /readyz answer `status`; their bodies then. */

@@ -1,20 +1,12 @@
 import { copy } from '@genbot/core/copy';
 import type { Store } from '@genbot/core/store';
-import { type Emulator, startEmulator } from '@genbot/emulator';
-import { type DiscordFake, type SlackFake, startDiscordFake, startSlackFake } from '@genbot/fakes';
-import { openStore } from '@genbot/store';
+import type { Emulator } from '@genbot/emulator';
+import type { SlackFake } from '@genbot/fakes';
+import { type Engines, enginesInstalled, type GenbotProcess } from '@genbot/test-servers/genbot';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { shownText } from '../slack/support/result-messages.js';
-import {
-  type Engines,
-  enginesInstalled,
-  type GenbotProcess,
-  type Outside,
-  outsideOf,
-  processNamed,
-  startEngines,
-} from '@genbot/test-servers/genbot';
 import { jobFinished } from '../support/job-finished.js';
+import { type Deployment, startDeployment } from './deployment.js';
 
 /**
  * The Slack half of the scaled-out topology as plain processes: two `genbot slack` replicas
@@ -23,34 +15,18 @@ import { jobFinished } from '../support/job-finished.js';
  */
 
 const installed = enginesInstalled();
-const API_KEY = 'scale-test-key-7Hq2';
 /** Short, so a killed worker's jobs go to the other one within seconds (production keeps BullMQ's 30 s). */
 const JOB_LOCK_MS = 3_000;
 
+let deployment: Deployment;
 let engines: Engines;
 let slack: SlackFake;
-let discord: DiscordFake;
 let emulator: Emulator;
-let store: Store & { close(): Promise<void> };
-const running = new Map<string, GenbotProcess>();
-
-function outside(): Outside {
-  return outsideOf({ baseUrl: emulator.url, apiKey: API_KEY }, slack, discord);
-}
-
-/** Starts a process of the topology with exactly its compose environment (plus the fakes' URLs). */
-async function start(name: string): Promise<GenbotProcess> {
-  const process = processNamed(name);
-  const env: Record<string, string> =
-    process.role === 'worker' ? { JOB_LOCK_MS: String(JOB_LOCK_MS), WORKER_CHAT_CONCURRENCY: '2' } : {};
-  const genbot = await engines.start(process, outside(), { env });
-  running.set(name, genbot);
-  return genbot;
-}
+let store: Store;
+let running: Map<string, GenbotProcess>;
 
 const bot = (): string => slack.identity.botUserId;
 
-/** The job as the store has it once finished (the store is what every process shares). */
 function mentionJobId(posted: { deliveries: readonly { eventType?: string; eventId?: string }[] }): string {
   const eventId = posted.deliveries.find((delivery) => delivery.eventType === 'app_mention')?.eventId;
   if (eventId === undefined) throw new Error('the mention was not delivered as an app_mention');
@@ -59,20 +35,17 @@ function mentionJobId(posted: { deliveries: readonly { eventType?: string; event
 
 describe.runIf(installed)('Slack replicas behind nginx, workers, Redis and PostgreSQL', () => {
   beforeAll(async () => {
-    engines = await startEngines();
-    slack = await startSlackFake({ botToken: 'xoxb-scale-test', signingSecret: 'scale-test-secret' });
-    discord = await startDiscordFake({ botToken: 'scale-discord-token' });
-    emulator = await startEmulator({ apiKey: API_KEY });
-    await Promise.all(['slack-1', 'slack-2', 'worker-1', 'worker-2'].map((name) => start(name)));
+    deployment = await startDeployment({
+      name: 'scale-test',
+      workerEnv: { JOB_LOCK_MS: String(JOB_LOCK_MS), WORKER_CHAT_CONCURRENCY: '2' },
+    });
+    ({ engines, slack, emulator, store, running } = deployment);
+    await Promise.all(['slack-1', 'slack-2', 'worker-1', 'worker-2'].map((name) => deployment.start(name)));
     slack.deliverTo(engines.requestUrl);
-    store = await openStore(engines.postgres.url);
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.allSettled([...running.values()].map((genbot) => genbot.stop(5_000)));
-    await store?.close();
-    await Promise.allSettled([emulator?.close(), slack?.close(), discord?.close()]);
-    await engines?.close();
+    await deployment?.close();
   }, 60_000);
 
   it('reports every process ready on its HEALTH_PORT, Redis and PostgreSQL reachable', async () => {
@@ -391,7 +364,7 @@ describe.runIf(installed)('Slack replicas behind nginx, workers, Redis and Postg
     );
     expect(notes.map((note) => note.text).sort()).toEqual([copy.chatQueued(2), copy.chatQueued(1)].sort());
     expect(slack.workspace.botMessages(bot(), { channel })).toEqual([]);
-    await start('worker-1');
+    await deployment.start('worker-1');
     for (const mention of [first, second]) {
       expect(await jobFinished(store, mentionJobId(mention), 60_000)).toMatchObject({ outcome: 'done', attempts: 1 });
       const [reply, ...more] = slack.workspace.botMessages(bot(), { channel, threadTs: mention.ts });

@@ -1,21 +1,10 @@
 import { join } from 'node:path';
 import { copy } from '@genbot/core/copy';
-import type { Store } from '@genbot/core/store';
-import { type Emulator, startEmulator } from '@genbot/emulator';
-import { type DiscordFake, type SlackFake, startDiscordFake, startSlackFake } from '@genbot/fakes';
-import { openStore } from '@genbot/store';
 import { findPostgresBin, runToCompletion } from '@genbot/test-servers';
+import { enginesInstalled } from '@genbot/test-servers/genbot';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  type Engines,
-  enginesInstalled,
-  type GenbotProcess,
-  type Outside,
-  outsideOf,
-  processNamed,
-  startEngines,
-} from '@genbot/test-servers/genbot';
 import { jobFinished } from '../support/job-finished.js';
+import { type Deployment, startDeployment } from './deployment.js';
 
 /**
  * A worker starting while another runs a job older than the resume age, then that
@@ -24,27 +13,9 @@ import { jobFinished } from '../support/job-finished.js';
  */
 
 const installed = enginesInstalled();
-const API_KEY = 'takeover-test-key-4Jx1';
 const JOB_LOCK_MS = 3_000;
 
-let engines: Engines;
-let slack: SlackFake;
-let discord: DiscordFake;
-let emulator: Emulator;
-let store: Store & { close(): Promise<void> };
-const running = new Map<string, GenbotProcess>();
-
-function outside(): Outside {
-  return outsideOf({ baseUrl: emulator.url, apiKey: API_KEY }, slack, discord);
-}
-
-async function start(name: string, extra: Record<string, string> = {}): Promise<GenbotProcess> {
-  const process = processNamed(name);
-  const worker: Record<string, string> = process.role === 'worker' ? { JOB_LOCK_MS: String(JOB_LOCK_MS) } : {};
-  const genbot = await engines.start(process, outside(), { env: { ...worker, ...extra } });
-  running.set(name, genbot);
-  return genbot;
-}
+let deployment: Deployment;
 
 /** Moves a job's creation back by `minutes`, as if it had waited that long (psql, beside the server). */
 async function backdate(id: string, minutes: number): Promise<void> {
@@ -52,7 +23,7 @@ async function backdate(id: string, minutes: number): Promise<void> {
   if (bin === undefined) throw new Error('PostgreSQL is not installed');
   const at = new Date(Date.now() - minutes * 60_000).toISOString();
   await runToCompletion('psql', join(bin, 'psql'), [
-    engines.postgres.url,
+    deployment.engines.postgres.url,
     '-v',
     'ON_ERROR_STOP=1',
     '-c',
@@ -62,23 +33,17 @@ async function backdate(id: string, minutes: number): Promise<void> {
 
 describe.runIf(installed)('a worker starting beside a long job, then its holder killed', () => {
   beforeAll(async () => {
-    engines = await startEngines();
-    slack = await startSlackFake({ botToken: 'xoxb-takeover', signingSecret: 'takeover-secret' });
-    discord = await startDiscordFake({ botToken: 'takeover-discord-token' });
-    emulator = await startEmulator({ apiKey: API_KEY });
-    await Promise.all([start('slack-1'), start('worker-1')]);
-    slack.deliverTo(engines.requestUrl);
-    store = await openStore(engines.postgres.url);
+    deployment = await startDeployment({ name: 'takeover', workerEnv: { JOB_LOCK_MS: String(JOB_LOCK_MS) } });
+    await Promise.all([deployment.start('slack-1'), deployment.start('worker-1')]);
+    deployment.slack.deliverTo(deployment.engines.requestUrl);
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.allSettled([...running.values()].map((genbot) => genbot.stop(5_000)));
-    await store?.close();
-    await Promise.allSettled([emulator?.close(), slack?.close(), discord?.close()]);
-    await engines?.close();
+    await deployment?.close();
   }, 60_000);
 
   it('leaves a job past the resume age to the worker running it, then resumes it once after SIGKILL', async () => {
+    const { slack, store, running } = deployment;
     const channel = 'C-takeover';
     const bot = slack.identity.botUserId;
     const mention = await slack.userSays({
@@ -94,7 +59,7 @@ describe.runIf(installed)('a worker starting beside a long job, then its holder 
     // Past the 15 minutes after which a job the queue lost is told to ask again.
     await backdate(jobId, 20);
 
-    const newcomer = await start('worker-2', { LOG_LEVEL: 'info' });
+    const newcomer = await deployment.start('worker-2', { LOG_LEVEL: 'info' });
     await vi.waitFor(() => expect(newcomer.stderr()).toMatch(/"held":1.*unfinished jobs picked up after a restart/), {
       timeout: 30_000,
       interval: 100,
