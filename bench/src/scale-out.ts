@@ -1,7 +1,8 @@
 /**
  * Issue 17, end to end: genbot as it runs at scale, a Slack replica (the
  * ingress) and `genbot worker` processes on a real Redis and PostgreSQL, the
- * Slack fake and the emulator here.
+ * Slack fake and the emulator here, started by the scale tests' rig
+ * (@genbot/test-servers/genbot) as compose.yaml runs them.
  *
  * - Image-job throughput with 1, 2 and 4 workers: /imagine spread over as many
  *   channels as commands (so no channel's post budget is measured), against
@@ -20,28 +21,22 @@
  *   image runs; mentions never recorded as a job, and mentions whose events
  *   were not acknowledged in Slack's time (so Slack would deliver them again).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startSlackFake, type SlackFake } from '@genbot/fakes';
+import { type DiscordFake, type SlackFake, startDiscordFake, startSlackFake } from '@genbot/fakes';
+import { eventually } from '@genbot/test-servers';
 import {
-  findPostgresBin,
-  findRedisServer,
-  POSTGRES_INSTALL_HINT,
-  type PostgresServer,
-  REDIS_INSTALL_HINT,
-  type RedisServer,
-  startPostgres,
-  startRedis,
-} from '@genbot/test-servers';
+  type Engines,
+  enginesMissing,
+  type GenbotProcess,
+  type Outside,
+  outsideOf,
+  processNamed,
+  startEngines,
+  workerProcess,
+} from '@genbot/test-servers/genbot';
 import pg from 'pg';
 import { IMAGE_MODEL } from './chat-rig.js';
 import { percentile } from './stats.js';
 import { boundedRow, row, type BenchContext, type Benchmark, type Row } from './suite.js';
-
-const GENBOT = fileURLToPath(new URL('../../apps/genbot/bin/genbot.js', import.meta.url));
 
 /**
  * Long against a job's own steps (its progress post, upload and final edit, each
@@ -72,69 +67,18 @@ const EVENTS_PER_SECOND = 200;
 const BASELINE_EVENTS_PER_SECOND = 20;
 const EVENT_SECONDS = 5;
 const TARGET_ACK_MS = 100;
+/** How long a stopping process is given before it is killed. */
+const STOP_GRACE_MS = 20_000;
 
-interface Genbot {
-  child: ChildProcess;
-  output(): string;
-  line(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
-  stop(): Promise<void>;
-}
-
-/** `node apps/genbot/bin/genbot.js ARGS`, with only the given settings (no .env, no inherited GENAI_ or SLACK_). */
-function spawnGenbot(args: string[], env: Record<string, string>, nodeArgs: readonly string[] = []): Genbot {
-  const child = spawn(process.execPath, [...nodeArgs, GENBOT, ...args], {
-    cwd: mkdtempSync(path.join(tmpdir(), 'genbot-bench-')),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    out += chunk;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    err += chunk;
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    child,
-    output: () => `${out}\n${err.slice(-3000)}`,
-    async line(pattern, timeoutMs = 60_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = out
-          .split('\n')
-          .map((line) => pattern.exec(line))
-          .find((found) => found !== null);
-        if (match) return match;
-        if (child.exitCode !== null || Date.now() > deadline) {
-          throw new Error(`genbot ${args.join(' ')} did not print ${pattern}:\n${out}\n${err.slice(-3000)}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      await exited;
-      clearTimeout(killer);
-    },
-  };
-}
-
-async function until(check: () => boolean, what: () => string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** The replica of the topology that takes Slack's events here (the balancer is left out of the measure). */
+const REPLICA = 'slack-1';
 
 interface Deployment {
+  engines: Engines;
   slack: SlackFake;
-  env: Record<string, string>;
-  replica: Genbot;
+  discord: DiscordFake;
+  outside: Outside;
+  replica: GenbotProcess;
   metricsUrl: string;
   database: pg.Pool;
 }
@@ -175,7 +119,7 @@ async function imagineAll(
     ),
   );
   const done = () => uploadsPer(slack, channels).every((count) => count > 0);
-  await until(done, () => deployment.replica.output(), timeoutMs).catch(() => undefined);
+  await eventually(done, { timeoutMs, everyMs: 20 }).catch(() => undefined);
   const seconds = (performance.now() - started) / 1000;
   const counts = uploadsPer(slack, channels);
   tally.losses += counts.filter((count) => count === 0).length;
@@ -183,12 +127,13 @@ async function imagineAll(
   return seconds;
 }
 
-async function startWorkers(deployment: Deployment, count: number, concurrency: number): Promise<Genbot[]> {
-  const workers = Array.from({ length: count }, () =>
-    spawnGenbot(['worker'], { ...deployment.env, WORKER_IMAGE_CONCURRENCY: String(concurrency) }),
+async function startWorkers(deployment: Deployment, count: number, concurrency: number): Promise<GenbotProcess[]> {
+  const env = { IMAGE_MODEL, WORKER_IMAGE_CONCURRENCY: String(concurrency) };
+  return Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      deployment.engines.start(workerProcess(`worker-${index + 1}`), deployment.outside, { env }),
+    ),
   );
-  await Promise.all(workers.map((worker) => worker.line(/^Worker: /)));
-  return workers;
 }
 
 /** The replica's event-loop delay p99 since the last scrape, in ms (prom-client resets its monitor on each). */
@@ -253,37 +198,29 @@ async function mentionJobs(database: pg.Pool): Promise<number> {
   return Number(result.rows[0]?.count ?? 0);
 }
 
-async function startDeployment(context: BenchContext, redis: RedisServer, postgres: PostgresServer) {
+async function startDeployment(context: BenchContext, engines: Engines): Promise<Deployment> {
   const slack = await startSlackFake({ botToken: 'xoxb-bench-scale', signingSecret: 'bench-scale-secret' });
-  const env = {
-    REDIS_URL: redis.url,
-    DATABASE_URL: postgres.url,
-    GENAI_BASE_URL: context.emulatorUrl,
-    GENAI_API_KEY: context.apiKey,
-    IMAGE_MODEL,
-    SLACK_BOT_TOKEN: slack.identity.botToken,
-    SLACK_SIGNING_SECRET: slack.identity.signingSecret,
-    SLACK_API_URL: slack.apiUrl,
-    HEALTH_PORT: '0',
-  };
+  // The workers hold the Discord token too, as in compose.yaml.
+  const discord = await startDiscordFake({ botToken: 'bench-scale-discord-token' });
+  const outside: Outside = outsideOf({ baseUrl: context.emulatorUrl, apiKey: context.apiKey }, slack, discord);
   // BENCH_INGRESS_CPU_PROF=DIR: a CPU profile of the replica, written into DIR when it stops.
   const profileDir = process.env.BENCH_INGRESS_CPU_PROF;
-  const replica = spawnGenbot(
-    ['slack'],
-    { ...env, SLACK_PORT: '0' },
-    profileDir === undefined || profileDir === '' ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
-  );
-  const [, port] = await replica.line(/^Slack: HTTP mode, .* at :(\d+)\/slack\/events$/);
-  const [, healthPort] = await replica.line(/^Health: .* at :(\d+)$/);
-  slack.deliverTo(`http://127.0.0.1:${port}/slack/events`);
-  const database = new pg.Pool({ connectionString: postgres.url, max: 2 });
+  const replica = await engines.start(processNamed(REPLICA), outside, {
+    env: { IMAGE_MODEL },
+    ...(profileDir === undefined || profileDir === ''
+      ? {}
+      : { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] }),
+  });
+  // Straight to the replica, as before the balancer was in the topology: its ack time is what is measured.
+  slack.deliverTo(engines.replicaUrl(REPLICA));
+  const database = new pg.Pool({ connectionString: engines.postgres.url, max: 2 });
   // PostgreSQL stops at the end of the section; an idle connection it ends must not end the run.
   database.on('error', () => undefined);
-  return { slack, env, replica, metricsUrl: `http://127.0.0.1:${healthPort}/metrics`, database };
+  return { engines, slack, discord, outside, replica, metricsUrl: `${engines.healthUrl(REPLICA)}/metrics`, database };
 }
 
-async function measure(context: BenchContext, redis: RedisServer, postgres: PostgresServer): Promise<Row[]> {
-  const deployment = await startDeployment(context, redis, postgres);
+async function measure(context: BenchContext, engines: Engines): Promise<Row[]> {
+  const deployment = await startDeployment(context, engines);
   const tally: Tally = { duplicates: 0, losses: 0 };
   try {
     const seconds: Record<number, number> = {};
@@ -294,7 +231,7 @@ async function measure(context: BenchContext, redis: RedisServer, postgres: Post
         seconds[count] = await imagineAll(deployment, { tag: `T${count}`, prompt, count: JOBS }, 120_000, tally);
         process.stderr.write(`bench: scale-out, ${count} worker(s): ${seconds[count].toFixed(2)} s\n`);
       } finally {
-        await Promise.all(workers.map((worker) => worker.stop()));
+        await Promise.all(workers.map((worker) => worker.stop(STOP_GRACE_MS)));
       }
     }
 
@@ -314,7 +251,7 @@ async function measure(context: BenchContext, redis: RedisServer, postgres: Post
         `bench: scale-out, ${BIG_IMAGES} x ${IMAGE_MIB} MiB in ${bigSeconds.toFixed(1)} s (from ${((performance.now() - idleStarted) / 1000).toFixed(1)} s)\n`,
       );
     } finally {
-      await Promise.all(workers.map((worker) => worker.stop()));
+      await Promise.all(workers.map((worker) => worker.stop(STOP_GRACE_MS)));
     }
 
     const probe = await deployment.slack.userSays({
@@ -332,12 +269,13 @@ async function measure(context: BenchContext, redis: RedisServer, postgres: Post
       `bench: scale-out, ${EVENTS_PER_SECOND} events/s: the replica used ${((await replicaCpuSeconds(deployment.metricsUrl)) - cpuBefore).toFixed(1)} s of CPU in ${((performance.now() - burstStarted) / 1000).toFixed(1)} s\n`,
     );
     const expected = light.total + heavy.total;
-    let recorded = await mentionJobs(deployment.database);
-    const settleBy = Date.now() + 10_000;
-    while (recorded - before < expected && Date.now() < settleBy) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      recorded = await mentionJobs(deployment.database);
-    }
+    const allRecorded = async () => {
+      const count = await mentionJobs(deployment.database);
+      return count - before >= expected ? count : undefined;
+    };
+    const recorded =
+      (await eventually(allRecorded, { timeoutMs: 10_000, everyMs: 200 }).catch(() => undefined)) ??
+      (await mentionJobs(deployment.database));
     const unrecorded = Math.max(0, expected - (recorded - before));
     const late = light.unacked + heavy.unacked;
 
@@ -384,30 +322,26 @@ async function measure(context: BenchContext, redis: RedisServer, postgres: Post
       ),
     ];
   } finally {
-    await deployment.replica.stop();
+    await deployment.replica.stop(STOP_GRACE_MS);
     await deployment.database.end();
     await deployment.slack.close();
+    await deployment.discord.close();
   }
 }
 
 export const scaleOut: Benchmark = {
   name: 'scale-out (Slack replica and genbot workers on Redis and PostgreSQL)',
   async run(context) {
-    const missing = [
-      findRedisServer() === undefined ? `Redis (${REDIS_INSTALL_HINT})` : undefined,
-      findPostgresBin() === undefined ? `PostgreSQL (${POSTGRES_INSTALL_HINT})` : undefined,
-    ].filter((name) => name !== undefined);
+    const missing = enginesMissing();
     if (missing.length > 0) {
       process.stderr.write(`bench: ${missing.join(' and ')} not installed, the scale-out rows are left out\n`);
       return [];
     }
-    const redis = await startRedis();
-    const postgres = await startPostgres();
+    const engines = await startEngines();
     try {
-      return await measure(context, redis, postgres);
+      return await measure(context, engines);
     } finally {
-      await postgres.close();
-      await redis.close();
+      await engines.close();
     }
   },
 };

@@ -6,9 +6,10 @@ import { type HealthServer, PromMetrics, startHealthServer } from '@genbot/healt
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BIN, REPO_ROOT } from '../launcher/genbot-process.js';
+import { REPO_ROOT } from '../launcher/genbot-process.js';
 import {
   BALANCED,
+  BIN,
   CONTAINER_HEALTH_PORT,
   CONTAINER_SLACK_PORT,
   STOP_LIMIT_MS,
@@ -19,7 +20,7 @@ import {
   READINESS_PROBE,
   REDIS_COMMAND,
   REDIS_DATA,
-} from '../scale/topology.js';
+} from '@genbot/test-servers/genbot';
 
 /**
  * Docker is not on this machine: what compose.yaml and the Dockerfile would run is checked

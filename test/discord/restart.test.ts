@@ -7,7 +7,7 @@ import { startDiscordFake, type DiscordFake, type DiscordInteraction } from '@ge
 import { openStore } from '@genbot/store';
 import { eventually } from '@genbot/test-servers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnGenbot, type GenbotProcess } from '../launcher/genbot-process.js';
+import { spawnGenbot, type GenbotProcess } from '@genbot/test-servers/genbot';
 import { API_KEY, BOT_TOKEN, chatRequests, expectedReply } from './support/harness.js';
 import { answered, labelsOf, press, resultOf } from './support/results.js';
 

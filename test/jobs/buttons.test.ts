@@ -5,24 +5,13 @@ import { type ButtonPress, ResultPresses } from '@genbot/core/jobs';
 import { createLogger } from '@genbot/core/log';
 import { afterEach, describe, expect, it } from 'vitest';
 import { imagineJob, type Rig, startRig } from './harness.js';
+import { jobFinished } from '../support/job-finished.js';
 
 let rig: Rig | undefined;
 afterEach(async () => {
   await rig?.close();
   rig = undefined;
 });
-
-async function until(check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-async function finished(current: Rig, id: string): Promise<void> {
-  await until(async () => (await current.store.jobs.get(id))?.state === 'finished');
-}
 
 let nextPress = 1;
 
@@ -54,7 +43,7 @@ describe('buttons under results, on the jobs floor', () => {
     rig = await startRig();
     const made = imagineJob('a lighthouse at dusk');
     await rig.intake.submit(made);
-    await finished(rig, made.id);
+    await jobFinished(rig.store, made.id);
     const first = rig.platform.uploads[0]!;
     expect(first.buttons.map((button) => button.label)).toEqual(
       first.files.length === 1
@@ -64,7 +53,7 @@ describe('buttons under results, on the jobs floor', () => {
 
     const vary = pressOf(rig, first.files.length === 1 ? 'Vary' : 'Vary 1');
     expect(await presses(rig).press(vary)).toMatchObject({ kind: 'started', duplicate: false });
-    await finished(rig, vary.jobId);
+    await jobFinished(rig.store, vary.jobId);
     const varied = rig.platform.uploads[1]!;
     expect(varied.target).toEqual({ channelId: 'C1', threadId: first.messageId });
     expect(varied.comment).toBe('🔀 v2 · from v1 · variation');
@@ -81,13 +70,13 @@ describe('buttons under results, on the jobs floor', () => {
     if (form.kind !== 'form') throw new Error(`expected a form, got ${form.kind}`);
     const submitted = { ...edit, jobId: 'slack-form-test-1', state: form.form.state, instruction: 'make it blue' };
     expect(await presses(rig).submitForm(submitted)).toMatchObject({ kind: 'started' });
-    await finished(rig, submitted.jobId);
+    await jobFinished(rig.store, submitted.jobId);
     const edited = rig.platform.uploads[2]!;
     expect(edited.comment).toBe('🖌️ v3 · from v2 · “make it blue”');
 
     const undo = pressOf(rig, 'Undo');
     expect(await presses(rig).press(undo)).toMatchObject({ kind: 'started' });
-    await finished(rig, undo.jobId);
+    await jobFinished(rig.store, undo.jobId);
     const restored = rig.platform.uploads[3]!;
     expect(restored.comment).toBe('↩️ v2 again · undo of v3');
     expect(restored.files[0]?.bytes).toEqual(varied.files[0]?.bytes);
@@ -95,7 +84,7 @@ describe('buttons under results, on the jobs floor', () => {
 
     const reroll = pressOf(rig, 'Re-roll', edited);
     await presses(rig).press(reroll);
-    await finished(rig, reroll.jobId);
+    await jobFinished(rig.store, reroll.jobId);
     // The same edit of v2 again: a new version of the tree, numbered after every one before it.
     expect(rig.platform.uploads[4]?.comment).toBe('🖌️ v4 · from v2 · “make it blue”');
 
@@ -112,7 +101,7 @@ describe('buttons under results, on the jobs floor', () => {
     rig.queue.process(rig.worker.handle, { concurrency: { image: 1, stream: 1 }, platforms: rig.worker.platforms });
     const made = imagineJob('a slow boat');
     await rig.intake.submit(made);
-    await finished(rig, made.id);
+    await jobFinished(rig.store, made.id);
     const press = pressOf(rig, rig.platform.uploads[0]!.files.length === 1 ? 'Vary' : 'Vary 1');
     const again = { ...press, jobId: 'slack-act-test-again' };
     const [one, two] = await Promise.all([presses(rig).press(press), presses(rig).press(again)]);
@@ -122,7 +111,7 @@ describe('buttons under results, on the jobs floor', () => {
       answer: copy.alreadyRunning,
     });
     const started = one.kind === 'started' ? press.jobId : again.jobId;
-    await finished(rig, started);
+    await jobFinished(rig.store, started);
     expect(rig.platform.uploads).toHaveLength(2);
     const later = { ...press, jobId: 'slack-act-test-later' };
     expect(await presses(rig).press(later)).toMatchObject({ kind: 'started' });
@@ -158,7 +147,7 @@ describe('buttons under results, on the jobs floor', () => {
     };
     expect(await presses(rig).press(press)).toMatchObject({ kind: 'started' });
     rig.queue.process(rig.worker.handle, { concurrency: { image: 4, stream: 4 }, platforms: rig.worker.platforms });
-    await finished(rig, press.jobId);
+    await jobFinished(rig.store, press.jobId);
     const inThread = [...rig.platform.messages.values()].filter(
       (message) => message.target.threadId === thread.threadId,
     );
@@ -170,7 +159,7 @@ describe('buttons under results, on the jobs floor', () => {
     rig = await startRig({ quota: { imagesPerDay: 1 } });
     const made = imagineJob('a quiet lake');
     await rig.intake.submit(made);
-    await finished(rig, made.id);
+    await jobFinished(rig.store, made.id);
     const press = pressOf(rig, rig.platform.uploads[0]!.files.length === 1 ? 'Vary' : 'Vary 1', undefined, 'U1');
     const refused = await presses(rig).press(press);
     expect(refused.kind).toBe('refused');

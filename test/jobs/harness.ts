@@ -116,7 +116,8 @@ export interface Rig {
 export interface RigOptions {
   databaseUrl?: string;
   quota?: { imagesPerDay?: number; chatTokensPerDay?: number };
-  maxResumeAgeMs?: number;
+  /** The worker's clock (default the wall clock): a test moves it instead of waiting for time to pass. */
+  now?: () => Date;
   /** Start the worker on the queue at once (default true). */
   process?: boolean;
   /** How long a press waits for its version to finish posting (default: the worker's minute). */
@@ -155,7 +156,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     surfaces: [platform],
     deps: { images: client, chat: client, config: { imageModel: 'img', chatModel: 'chat' }, logger },
     logger,
-    ...(options.maxResumeAgeMs === undefined ? {} : { maxResumeAgeMs: options.maxResumeAgeMs }),
+    ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.postedWaitMs === undefined ? {} : { postedWait: { timeoutMs: options.postedWaitMs } }),
     storeRetry: { firstDelayMs: 50, maxDelayMs: 200 },
   });

@@ -19,12 +19,15 @@ import {
   ChatJobIntake,
   CHAT_JOB_SCHEMA_VERSION,
   JobWorker,
+  MAX_RESUME_AGE_MS,
   queuedJob,
   type SharedPlaces,
   toNewJob,
 } from '@genbot/core/jobs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '@genbot/test-servers';
 import { imagineJob, mentionJob, type Rig, startRig } from './harness.js';
+import { jobFinished } from '../support/job-finished.js';
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -32,24 +35,15 @@ afterEach(async () => {
   rig = undefined;
 });
 
-async function until(check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-async function finished(current: Rig, id: string): Promise<void> {
-  await until(async () => (await current.store.jobs.get(id))?.state === 'finished');
-}
+/** The worker's clock a minute past the resume age: every job recorded before it is too old to resume. */
+const pastResumeAge = (): Date => new Date(Date.now() + MAX_RESUME_AGE_MS + 60_000);
 
 describe('jobs from intake to the platform', () => {
   it('records, queues and runs an /imagine: images uploaded once, versions, usage and the outcome kept', async () => {
     rig = await startRig();
     const job = imagineJob('a lighthouse at dusk');
     expect(await rig.intake.submit(job)).toMatchObject({ accepted: true, duplicate: false });
-    await finished(rig, job.id);
+    await jobFinished(rig.store, job.id);
     const record = await rig.store.jobs.get(job.id);
     expect(record).toMatchObject({ state: 'finished', outcome: 'done', attempts: 1 });
     expect(record?.steps.map((step) => step.name)).toEqual(['posted', 'uploaded']);
@@ -73,7 +67,7 @@ describe('jobs from intake to the platform', () => {
     const job = imagineJob('a red kite');
     await rig.intake.submit(job);
     expect(await rig.intake.submit(job)).toEqual({ accepted: true, duplicate: true });
-    await finished(rig, job.id);
+    await jobFinished(rig.store, job.id);
     expect(await rig.intake.submit(job)).toEqual({ accepted: true, duplicate: true });
     await rig.queue.add({ id: job.id, lane: 'image', platform: 'slack', userId: 'U1' });
     await rig.queue.idle();
@@ -96,7 +90,7 @@ describe('jobs from intake to the platform', () => {
     const restarted = new InProcessJobQueue();
     expect(await rig.worker.resume(restarted)).toEqual({ resumed: 1, abandoned: 0, held: 0 });
     restarted.process(rig.worker.handle, { concurrency: { image: 1, stream: 1 }, platforms: ['slack'] });
-    await finished(rig, job.id);
+    await jobFinished(rig.store, job.id);
     expect(rig.platform.messages.size).toBe(2);
     expect(rig.platform.messages.get(shown.messageId)?.text).toContain('a quiet harbour');
     expect(rig.platform.messages.get(shown.messageId)?.text).not.toContain('restarting');
@@ -108,22 +102,21 @@ describe('jobs from intake to the platform', () => {
     rig = await startRig();
     const job = imagineJob('two moons');
     await rig.intake.submit(job);
-    await finished(rig, job.id);
+    await jobFinished(rig.store, job.id);
     const uploads = rig.platform.uploads.length;
     // As if the process died after the upload and before finishing: the job runs again.
     await rig.store.jobs.record({ ...toNewJob({ ...job, id: `${job.id}-again` }) });
     const steps = (await rig.store.jobs.get(job.id))?.steps ?? [];
     for (const step of steps) await rig.store.jobs.recordStep(`${job.id}-again`, step);
     await rig.queue.add({ id: `${job.id}-again`, lane: 'image', platform: 'slack', userId: 'U1' });
-    await finished(rig, `${job.id}-again`);
+    await jobFinished(rig.store, `${job.id}-again`);
     expect(rig.platform.uploads).toHaveLength(uploads);
   });
 
   it('ends a job too old to resume with a message saying the bot restarted and how to retry', async () => {
-    rig = await startRig({ process: false, maxResumeAgeMs: 0 });
+    rig = await startRig({ process: false, now: pastResumeAge });
     const job = imagineJob('an old request');
     await rig.intake.submit(job);
-    await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await rig.worker.resume(new InProcessJobQueue())).toEqual({ resumed: 0, abandoned: 1, held: 0 });
     expect(rig.platform.texts()).toEqual([copy.restartedTooLate('an old request')]);
     expect(await rig.store.jobs.get(job.id)).toMatchObject({ state: 'finished', outcome: 'abandoned' });
@@ -131,10 +124,9 @@ describe('jobs from intake to the platform', () => {
   });
 
   it('tells the user once when two processes starting together both find a job too old to resume', async () => {
-    rig = await startRig({ process: false, maxResumeAgeMs: 0 });
+    rig = await startRig({ process: false, now: pastResumeAge });
     const job = imagineJob('asked long ago');
     await rig.intake.submit(job);
-    await new Promise((resolve) => setTimeout(resolve, 5));
     const results = await Promise.all([
       rig.worker.resume(new InProcessJobQueue()),
       rig.worker.resume(new InProcessJobQueue()),
@@ -144,10 +136,9 @@ describe('jobs from intake to the platform', () => {
   });
 
   it('leaves to the queue a job it still holds, however old', async () => {
-    rig = await startRig({ process: false, maxResumeAgeMs: 0 });
+    rig = await startRig({ process: false, now: pastResumeAge });
     const job = imagineJob('still running elsewhere');
     await rig.intake.submit(job);
-    await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await rig.queue.holds({ id: job.id, lane: 'image', platform: 'slack', userId: 'U1' })).toBe(true);
     expect(await rig.worker.resume(rig.queue)).toEqual({ resumed: 0, abandoned: 0, held: 1 });
     expect(rig.platform.texts()).toEqual([]);
@@ -233,7 +224,7 @@ describe('jobs from intake to the platform', () => {
     const job = imagineJob('from the future');
     await rig.store.jobs.record({ ...toNewJob(job), schemaVersion: CHAT_JOB_SCHEMA_VERSION + 1 });
     await rig.queue.add({ id: job.id, lane: 'image', platform: 'slack', userId: 'U1' });
-    await finished(rig, job.id);
+    await jobFinished(rig.store, job.id);
     expect(await rig.store.jobs.get(job.id)).toMatchObject({ outcome: 'failed', outcomeDetail: 'unreadable' });
     expect(rig.platform.texts()).toEqual([copy.unreadableJob]);
     expect(rig.emulator.requests).toHaveLength(0);
@@ -251,7 +242,7 @@ describe('places in line of jobs waiting for a worker', () => {
     const third = imagineJob('a blue fox', 'U2');
     expect(await rig.intake.submit(third)).toMatchObject({ accepted: true, position: 2 });
     const current = rig;
-    await until(() => current.platform.messages.size === 3);
+    await eventually(() => current.platform.messages.size === 3);
     expect(current.platform.texts()).toEqual([
       copy.imagineQueued('a red fox', 1),
       copy.chatQueued(1),
@@ -259,7 +250,7 @@ describe('places in line of jobs waiting for a worker', () => {
     ]);
     const placeOf = [...current.platform.messages.keys()];
     current.queue.process(current.worker.handle, { concurrency: { image: 1, stream: 1 }, platforms: ['slack'] });
-    for (const job of [first, second, third]) await finished(current, job.id);
+    for (const job of [first, second, third]) await jobFinished(current.store, job.id);
     // No second message for a job's progress or reply: the place in line became it.
     expect(current.platform.messages.get(placeOf[0]!)?.text).toMatch(/^🎨 Done: /);
     expect(current.platform.messages.get(placeOf[1]!)?.text).toMatch(/^You said/);
@@ -304,7 +295,7 @@ describe('daily quotas and /usage', () => {
     rig = await startRig({ quota: { imagesPerDay: 1 } });
     const first = imagineJob('one cat');
     await rig.intake.submit(first);
-    await finished(rig, first.id);
+    await jobFinished(rig.store, first.id);
     const requests = rig.emulator.requests.length;
     const refused = await rig.intake.submit(imagineJob('another cat'));
     expect(refused.accepted).toBe(false);
@@ -326,12 +317,12 @@ describe('daily quotas and /usage', () => {
     for (const prompt of ['one', 'two', 'three', 'four']) {
       const job = imagineJob(`picture ${prompt}`);
       await rig.intake.submit(job);
-      await finished(rig, job.id);
+      await jobFinished(rig.store, job.id);
     }
     expect(rig.platform.texts().some((text) => text.includes('Left today'))).toBe(false);
     const last = imagineJob('picture five');
     await rig.intake.submit(last);
-    await finished(rig, last.id);
+    await jobFinished(rig.store, last.id);
     const progress = [...rig.platform.messages.values()].filter((message) => message.text.includes('picture five'));
     expect(progress[0]?.text).toMatch(/\n\n_Left today: 1 image\._$/);
     expect(copy.quotaLeft([{ quota: 'images', left: 1 }])).toBe('_Left today: 1 image._');
@@ -341,7 +332,7 @@ describe('daily quotas and /usage', () => {
     rig = await startRig({ quota: { chatTokensPerDay: 5 } });
     const job = mentionJob('tell me something');
     await rig.intake.submit(job);
-    await finished(rig, job.id);
+    await jobFinished(rig.store, job.id);
     const { today } = await rig.store.usage.totals({ platform: 'slack', workspaceId: 'T1', userId: 'U1' });
     expect(today.inputTokens + today.outputTokens).toBeGreaterThan(5);
     const refused = await rig.intake.submit(mentionJob('and more'));
@@ -362,10 +353,10 @@ describe('image versions', () => {
     };
     made.threadId = '1700000000.000001';
     await rig.intake.submit(made);
-    await finished(rig, made.id);
+    await jobFinished(rig.store, made.id);
     const edit = mentionJob('make it snowy', { threadId: '1700000000.000001' });
     await rig.intake.submit(edit);
-    await finished(rig, edit.id);
+    await jobFinished(rig.store, edit.id);
     expect((await rig.store.jobs.get(edit.id))?.outcome).toBe('done');
     const latest = await rig.store.versions.latestInThread('slack', 'C1', '1700000000.000001');
     expect(latest).toMatchObject({
@@ -534,13 +525,13 @@ describe('a database outage mid-job', () => {
     try {
       const job = imagineJob('a lighthouse in fog [fault:slow=1500]');
       expect(await current.intake.submit(job)).toMatchObject({ accepted: true });
-      await until(async () => (await current.store.jobs.get(job.id))?.steps.length === 1);
+      await eventually(async () => (await current.store.jobs.get(job.id))?.steps.length === 1);
       const lock = await holdWriteLock(file);
       // The upload reaches the platform; recording it fails once the busy timeout runs out.
-      await until(() => lines.some((line) => line.includes('the database cannot be used: the job waits for it')));
+      await eventually(() => lines.some((line) => line.includes('the database cannot be used: the job waits for it')));
       expect((await current.store.jobs.get(job.id))?.state).toBe('running');
       await lock.release();
-      await finished(current, job.id);
+      await jobFinished(current.store, job.id);
       const record = await current.store.jobs.get(job.id);
       expect(record).toMatchObject({ outcome: 'done', attempts: 1 });
       expect(record?.steps.map((step) => step.name)).toEqual(['posted', 'uploaded']);

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { PlaygroundSnapshot } from '@genbot/playground';
 import { afterEach, describe, expect, it } from 'vitest';
-import { followFeed, repliesComplete, spawnGenbot, startSlowReplies, type GenbotProcess } from './genbot-process.js';
+import { spawnGenbot, type GenbotProcess } from '@genbot/test-servers/genbot';
+import { followFeed, repliesComplete, startSlowReplies } from './genbot-process.js';
 
 const CRASH_ON_SIGNAL = fileURLToPath(new URL('./crash-on-signal.mjs', import.meta.url));
 

@@ -8,7 +8,9 @@ import { startSlackFake, type SlackFake } from '@genbot/fakes';
 import { openStore } from '@genbot/store';
 import { findPostgresBin, installedOrSkipped, POSTGRES_INSTALL_HINT, startPostgres } from '@genbot/test-servers';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type GenbotProcess, spawnGenbot } from './genbot-process.js';
+import { type GenbotProcess, spawnGenbot } from '@genbot/test-servers/genbot';
+import { eventually } from '@genbot/test-servers';
+import { jobFinished } from '../support/job-finished.js';
 
 const API_KEY = 'db-faults-key-8Wq3';
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -55,15 +57,6 @@ async function readyz(running: Running): Promise<{ status: number; body: string 
       );
     });
   return { status: response.status, body: await response.text() };
-}
-
-/** Polls `check` until it holds, within `ms`. */
-async function until(check: () => Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** `/imagine` as a user runs it: the private answer it got, if any, and its job's id. */
@@ -172,26 +165,26 @@ describe('a database that cannot be used for now: clear message, /readyz 503, ne
       expect(await imagineAnswer(running, 'while down')).toBe(storeUnavailable);
 
       await server.start();
-      await until(async () => (await readyz(running)).status === 200);
+      await eventually(async () => (await readyz(running)).status === 200, { timeoutMs: 30_000 });
       const taken = await imagine(running, 'a harbour at noon');
       expect(taken.answer).toBeUndefined();
       const watcher = await openStore(server.url);
       try {
-        await until(async () => (await watcher.jobs.get(taken.jobId))?.state === 'finished');
+        await jobFinished(watcher, taken.jobId);
       } finally {
         await watcher.close();
       }
       expect(running.slack.workspace.files.size).toBeGreaterThan(0);
 
       await server.stop();
-      await until(async () => (await readyz(running)).status === 503);
+      await eventually(async () => (await readyz(running)).status === 503, { timeoutMs: 30_000 });
       const gone = await readyz(running);
       expect(gone.body, running.genbot.stderr().slice(-3000)).toMatch(/^database: DATABASE_URL/);
       expect(await imagineAnswer(running, 'while gone')).toBe(storeUnavailable);
       expect(running.genbot.child.exitCode).toBeNull();
 
       await server.start();
-      await until(async () => (await readyz(running)).status === 200);
+      await eventually(async () => (await readyz(running)).status === 200, { timeoutMs: 30_000 });
       expect((await running.genbot.stop()).code).toBe(0);
       const store = await openStore(server.url);
       try {
@@ -220,18 +213,21 @@ describe('a database that cannot be used for now: clear message, /readyz 503, ne
       // The progress message is on screen and recorded; the images are still being made.
       const watcher = await openStore(server.url);
       try {
-        await until(async () => (await watcher.jobs.get(taken.jobId))?.steps.length === 1);
+        await eventually(async () => (await watcher.jobs.get(taken.jobId))?.steps.length === 1, { timeoutMs: 30_000 });
       } finally {
         await watcher.close();
       }
       await server.stop();
-      await until(async () => running.genbot.stderr().includes('the database cannot be used: the job waits for it'));
+      await eventually(
+        async () => running.genbot.stderr().includes('the database cannot be used: the job waits for it'),
+        { timeoutMs: 30_000 },
+      );
       expect((await readyz(running)).status).toBe(503);
 
       await server.start();
       const store = await openStore(server.url);
       try {
-        await until(async () => (await store.jobs.get(taken.jobId))?.state === 'finished');
+        await jobFinished(store, taken.jobId);
         const record = await store.jobs.get(taken.jobId);
         expect(record).toMatchObject({ outcome: 'done', attempts: 1 });
         // The progress message gave way to the result once it showed.

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, spawnGenbot } from './genbot-process.js';
+import { spawnGenbot } from '@genbot/test-servers/genbot';
+import { REPO_ROOT } from './genbot-process.js';
 
 const API_KEY = 'dotenv-key-not-printed-3c9d';
 let emulator: Emulator;

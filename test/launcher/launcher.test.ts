@@ -2,16 +2,9 @@ import { startEmulator } from '@genbot/emulator';
 import { startDiscordFake, startSlackFake, type DiscordFake, type SlackFake } from '@genbot/fakes';
 import type { PlaygroundSnapshot } from '@genbot/playground';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  followFeed,
-  postJson,
-  repliesComplete,
-  spawnGenbot,
-  startPlaygroundProcess,
-  startSlowReplies,
-  until,
-  type GenbotProcess,
-} from './genbot-process.js';
+import { spawnGenbot, type GenbotProcess } from '@genbot/test-servers/genbot';
+import { followFeed, postJson, repliesComplete, startPlaygroundProcess, startSlowReplies } from './genbot-process.js';
+import { eventually } from '@genbot/test-servers';
 
 const running: GenbotProcess[] = [];
 afterEach(async () => {
@@ -54,7 +47,7 @@ describe('genbot start with no token: the playground', () => {
     const stoppedAt = Date.now();
     genbot.child.kill('SIGTERM');
     // New work is refused while draining.
-    await until(() => feed.latest()?.closing, 5000, 'the playground to say it is closing');
+    await eventually(() => feed.latest()?.closing, { timeoutMs: 5000, what: 'the playground to say it is closing' });
     const refused = await fetch(new URL('api/slack/messages', url), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -94,13 +87,12 @@ describe('genbot start with no token and GENAI_BASE_URL set: the playground on t
         id: string;
       };
       const feed = followFeed<PlaygroundSnapshot>(url);
-      await until(
+      await eventually(
         () =>
           feed
             .latest()
             ?.discord.messages.find((m) => m.isBot && m.replyTo?.id === posted.id && m.content.startsWith('You said')),
-        20_000,
-        'the reply from the configured service',
+        { timeoutMs: 20_000, what: 'the reply from the configured service' },
       );
       feed.close();
       expect(service.requests.some((r) => r.path.startsWith('/proxy/v1/messages'))).toBe(true);

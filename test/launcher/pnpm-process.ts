@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { cleanEnv, follow, REPO_ROOT, type GenbotProcess } from './genbot-process.js';
+import { cleanEnv, follow, type GenbotProcess } from '@genbot/test-servers/genbot';
+import { REPO_ROOT } from './genbot-process.js';
 
 /** Every variable `.env.example` documents. */
 export function documentedVariables(): string[] {

@@ -10,8 +10,10 @@ import path from 'node:path';
 import { startDiscordFake, startSlackFake } from '@genbot/fakes';
 import type { PlaygroundSnapshot } from '@genbot/playground';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, followFeed, repliesComplete, startSlowReplies, until } from './genbot-process.js';
+import { BIN } from '@genbot/test-servers/genbot';
+import { followFeed, repliesComplete, startSlowReplies } from './genbot-process.js';
 import { groupAlive, killGroup, spawnPnpm, type PnpmProcess } from './pnpm-process.js';
+import { eventually } from '@genbot/test-servers';
 
 const started: PnpmProcess[] = [];
 const cleanups: Array<() => Promise<void>> = [];
@@ -47,7 +49,7 @@ describe('pnpm start, slack and discord stopped by a signal to pnpm alone', () =
       expect(pnpm.stderr()).toContain(`genbot: ${signal} received, finishing replies in progress`);
       expect(repliesComplete(replies, feed.latest())).toBe(true);
       expect(output(pnpm)).not.toMatch(/ELIFECYCLE|ERR_PNPM/);
-      await until(() => !groupAlive(pnpm.group), 5_000, 'every process pnpm started to end');
+      await eventually(() => !groupAlive(pnpm.group), { timeoutMs: 5_000, what: 'every process pnpm started to end' });
     },
   );
 
@@ -65,7 +67,7 @@ describe('pnpm start, slack and discord stopped by a signal to pnpm alone', () =
     expect(await pnpm.exited).toEqual({ code: 0, signal: null });
     expect(pnpm.stderr()).toContain('genbot: SIGTERM received');
     expect(output(pnpm)).not.toMatch(/ELIFECYCLE|ERR_PNPM/);
-    await until(() => !groupAlive(pnpm.group), 5_000, 'every process pnpm started to end');
+    await eventually(() => !groupAlive(pnpm.group), { timeoutMs: 5_000, what: 'every process pnpm started to end' });
   });
 
   it('pnpm discord: SIGTERM stops the Discord bot, exit 0, nothing left', async () => {
@@ -77,7 +79,7 @@ describe('pnpm start, slack and discord stopped by a signal to pnpm alone', () =
     expect(await pnpm.exited).toEqual({ code: 0, signal: null });
     expect(pnpm.stderr()).toContain('genbot: SIGTERM received');
     expect(output(pnpm)).not.toMatch(/ELIFECYCLE|ERR_PNPM/);
-    await until(() => !groupAlive(pnpm.group), 5_000, 'every process pnpm started to end');
+    await eventually(() => !groupAlive(pnpm.group), { timeoutMs: 5_000, what: 'every process pnpm started to end' });
   });
 });
 

@@ -6,7 +6,8 @@ import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startSlackFake, type SlackFake } from '@genbot/fakes';
 import { openStore } from '@genbot/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type GenbotProcess, spawnGenbot } from './genbot-process.js';
+import { type GenbotProcess, spawnGenbot } from '@genbot/test-servers/genbot';
+import { jobFinished } from '../support/job-finished.js';
 
 const API_KEY = 'restart-test-key-4Rk9';
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -192,11 +193,7 @@ describe('restart promise: a job accepted before a crash is finished after it, o
 async function waitForJob(databaseUrl: string, jobId: string): Promise<void> {
   const store = await openStore(databaseUrl);
   try {
-    const deadline = Date.now() + 30_000;
-    while ((await store.jobs.get(jobId))?.state !== 'finished') {
-      if (Date.now() > deadline) throw new Error(`job ${jobId} did not finish`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await jobFinished(store, jobId);
   } finally {
     await store.close();
   }

@@ -7,18 +7,8 @@ import { spawn } from 'node:child_process';
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlaygroundSnapshot } from '@genbot/playground';
-import {
-  BIN,
-  cleanEnv,
-  EMPTY_DIR,
-  follow,
-  followFeed,
-  REPO_ROOT,
-  repliesComplete,
-  spawnGenbot,
-  startSlowReplies,
-  type GenbotProcess,
-} from './genbot-process.js';
+import { BIN, cleanEnv, EMPTY_DIR, follow, spawnGenbot, type GenbotProcess } from '@genbot/test-servers/genbot';
+import { followFeed, REPO_ROOT, repliesComplete, startSlowReplies } from './genbot-process.js';
 import { neutralEnv } from './pnpm-process.js';
 
 const running: GenbotProcess[] = [];

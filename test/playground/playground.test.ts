@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startPlaygroundProcess, type GenbotProcess } from '../launcher/genbot-process.js';
+import type { GenbotProcess } from '@genbot/test-servers/genbot';
+import { REPO_ROOT, startPlaygroundProcess } from '../launcher/genbot-process.js';
 import { chromiumForTests } from './chromium.js';
 
 // `pnpm start` with no token, driven the way a person would: in Chromium, through the page.

@@ -1,21 +1,17 @@
 import { copy } from '@genbot/core/copy';
 import { startEmulator, type Emulator } from '@genbot/emulator';
-import { startDiscordFake, type DiscordFake, type DiscordMessage } from '@genbot/fakes';
+import { type DiscordFake, type DiscordMessage, type SlackFake, startDiscordFake, startSlackFake } from '@genbot/fakes';
 import {
-  findPostgresBin,
-  findRedisServer,
-  installedOrSkipped,
-  POSTGRES_INSTALL_HINT,
-  type PostgresServer,
-  REDIS_INSTALL_HINT,
-  type RedisServer,
-  startPostgres,
-  startRedis,
-} from '@genbot/test-servers';
+  type Engines,
+  enginesInstalled,
+  type GenbotProcess,
+  outsideOf,
+  PROCESSES,
+  processNamed,
+  startEngines,
+} from '@genbot/test-servers/genbot';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type GenbotProcess, spawnGenbot } from '../launcher/genbot-process.js';
 import { resultOf } from '../discord/support/results.js';
-import { PROCESSES } from './topology.js';
 
 /**
  * Discord spread over processes as compose.yaml runs it: two gateway shard
@@ -24,25 +20,24 @@ import { PROCESSES } from './topology.js';
  * on Redis and PostgreSQL. Whichever shard owns the guild, each event is
  * answered once.
  */
-const installed =
-  installedOrSkipped({ name: 'Redis', found: findRedisServer() !== undefined, install: REDIS_INSTALL_HINT }) &&
-  installedOrSkipped({ name: 'PostgreSQL', found: findPostgresBin() !== undefined, install: POSTGRES_INSTALL_HINT });
+const installed = enginesInstalled();
 
 const API_KEY = 'shards-genai-key-4e1c';
 const BOT_TOKEN = 'shards-discord-token-7f20';
 const SHARDS = PROCESSES.filter((process) => process.role === 'discord');
 
-let redis: RedisServer;
-let postgres: PostgresServer;
+let engines: Engines;
 let emulator: Emulator;
+/** The worker holds the Slack token too, as in compose.yaml. */
+let slack: SlackFake;
 let fake: DiscordFake | undefined;
 const processes: GenbotProcess[] = [];
 
 beforeAll(async () => {
   if (!installed) return;
-  redis = await startRedis();
-  postgres = await startPostgres();
+  engines = await startEngines();
   emulator = await startEmulator({ apiKey: API_KEY });
+  slack = await startSlackFake({ botToken: 'xoxb-shards', signingSecret: 'shards-secret' });
 }, 60_000);
 
 afterEach(async () => {
@@ -52,7 +47,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await Promise.allSettled([emulator?.close(), postgres?.close(), redis?.close()]);
+  await Promise.allSettled([slack?.close(), emulator?.close()]);
+  await engines?.close();
 });
 
 /** A guild ID whose timestamp bits put it on `shard` of `count`: `(id >> 22) % count === shard`. */
@@ -60,31 +56,15 @@ function guildOnShard(shard: number, count: number): string {
   return ((1_000_000_000n * BigInt(count) + BigInt(shard)) << 22n).toString();
 }
 
-function start(discord: DiscordFake, args: readonly string[], fixed: Readonly<Record<string, string>>): GenbotProcess {
-  const genbot = spawnGenbot(args, {
-    ...fixed,
-    REDIS_URL: redis.url,
-    DATABASE_URL: postgres.url,
-    GENAI_BASE_URL: emulator.url,
-    GENAI_API_KEY: API_KEY,
-    DISCORD_TOKEN: discord.botToken,
-    DISCORD_APPLICATION_ID: discord.applicationId,
-    DISCORD_API_URL: discord.apiUrl,
-  });
-  processes.push(genbot);
-  return genbot;
-}
-
-/** The two shard processes and a worker, each up (its summary printed) and both shards identified. */
-async function startDeployment(discord: DiscordFake): Promise<{ shards: GenbotProcess[]; worker: GenbotProcess }> {
-  const shards = SHARDS.map((process) => start(discord, process.args, process.fixed));
-  const worker = start(discord, ['worker'], {});
-  await Promise.all([
-    ...shards.map((genbot) => genbot.waitForLine(/^Discord: gateway connected as user \d+; shards \d of 2;/, 60_000)),
-    worker.waitForLine(/^Worker: /, 60_000),
-  ]);
+/** The two shard processes and a worker of the topology, each up and both shards identified. */
+async function startDeployment(discord: DiscordFake): Promise<void> {
+  const outside = outsideOf({ baseUrl: emulator.url, apiKey: API_KEY }, slack, discord);
+  await Promise.all(
+    [...SHARDS, processNamed('worker-1')].map(async (process) => {
+      processes.push(await engines.start(process, outside));
+    }),
+  );
   await discord.waitFor(() => (discord.connectedSessions() === 2 ? true : undefined), 10_000);
-  return { shards, worker };
 }
 
 function botMessages(discord: DiscordFake, channelId: string): DiscordMessage[] {

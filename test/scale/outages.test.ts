@@ -1,88 +1,40 @@
 import { getPriority } from 'node:os';
 import { copy } from '@genbot/core/copy';
-import { startEmulator, type Emulator } from '@genbot/emulator';
-import { startSlackFake, type SlackFake } from '@genbot/fakes';
-import { openStore } from '@genbot/store';
-import {
-  findPostgresBin,
-  findRedisServer,
-  installedOrSkipped,
-  POSTGRES_INSTALL_HINT,
-  type PostgresServer,
-  REDIS_INSTALL_HINT,
-  type RedisServer,
-  startPostgres,
-  startRedis,
-} from '@genbot/test-servers';
+import { eventually } from '@genbot/test-servers';
+import { enginesInstalled, type GenbotProcess } from '@genbot/test-servers/genbot';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type GenbotProcess, spawnGenbot } from '../launcher/genbot-process.js';
+import { type Deployment as Topology, startDeployment as startTopology } from './deployment.js';
 
 /**
  * The engines of a scaled deployment failing under it: Redis going away and
- * coming back, PostgreSQL restarting. A Slack replica and a worker run as
- * processes; while an engine is down new work is refused in words that say
- * trying again later helps, /readyz answers 503 naming the engine, nothing
- * accepted is lost or answered twice, and work resumes once it is back.
+ * coming back, PostgreSQL restarting. A Slack replica and a worker of the
+ * topology run as processes; while an engine is down new work is refused in
+ * words that say trying again later helps, /readyz answers 503 naming the
+ * engine, nothing accepted is lost or answered twice, and work resumes once it
+ * is back.
  */
-const installed =
-  installedOrSkipped({ name: 'Redis', found: findRedisServer() !== undefined, install: REDIS_INSTALL_HINT }) &&
-  installedOrSkipped({ name: 'PostgreSQL', found: findPostgresBin() !== undefined, install: POSTGRES_INSTALL_HINT });
+const installed = enginesInstalled();
 
-const API_KEY = 'outages-genai-key-2b7d';
-const cleanups: (() => Promise<unknown>)[] = [];
+const REPLICA = 'slack-1';
+const WORKER = 'worker-1';
 
+let started: Topology | undefined;
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+  await started?.close();
+  started = undefined;
 });
 
-interface Deployment {
-  redis: RedisServer;
-  postgres: PostgresServer;
-  slack: SlackFake;
-  replica: GenbotProcess;
-  worker: GenbotProcess;
-  /** Each process's health address. */
-  health: { replica: string; worker: string };
-}
+/** The topology with its Slack replica and a worker up. */
+type Deployment = Topology & { replica: GenbotProcess; worker: GenbotProcess };
 
 async function startDeployment(): Promise<Deployment> {
-  // Redis as a deployment runs it for a queue: with its append-only file, so a restart keeps the jobs.
-  const redis = await startRedis({ persist: true });
-  cleanups.push(() => redis.close());
-  const postgres = await startPostgres();
-  cleanups.push(() => postgres.close());
-  const emulator: Emulator = await startEmulator({ apiKey: API_KEY });
-  cleanups.push(() => emulator.close());
-  const slack = await startSlackFake({ botToken: 'xoxb-outages', signingSecret: 'outages-secret' });
-  cleanups.push(() => slack.close());
-  const env = {
-    REDIS_URL: redis.url,
-    DATABASE_URL: postgres.url,
-    GENAI_BASE_URL: emulator.url,
-    GENAI_API_KEY: API_KEY,
-    SLACK_BOT_TOKEN: slack.identity.botToken,
-    SLACK_SIGNING_SECRET: slack.identity.signingSecret,
-    SLACK_API_URL: slack.apiUrl,
-    HEALTH_PORT: '0',
-    // A worker that dies mid-outage hands its job on within seconds, not the default 30.
-    JOB_LOCK_MS: '4000',
-  };
-  const replica = spawnGenbot(['slack'], { ...env, SLACK_PORT: '0' });
-  cleanups.push(() => replica.stop(10_000));
-  const worker = spawnGenbot(['worker'], env);
-  cleanups.push(() => worker.stop(10_000));
-  const [, slackPort] = await replica.waitForLine(/^Slack: HTTP mode, .* at :(\d+)\/slack\/events$/, 60_000);
-  const [, replicaHealth] = await replica.waitForLine(/^Health: .* at :(\d+)$/, 10_000);
-  const [, workerHealth] = await worker.waitForLine(/^Health: .* at :(\d+)$/, 60_000);
-  slack.deliverTo(`http://127.0.0.1:${slackPort}/slack/events`);
-  return {
-    redis,
-    postgres,
-    slack,
-    replica,
-    worker,
-    health: { replica: `http://127.0.0.1:${replicaHealth}`, worker: `http://127.0.0.1:${workerHealth}` },
-  };
+  // A worker that dies mid-outage hands its job on within seconds, not the default 30.
+  const topology = await startTopology({ name: 'outages', workerEnv: { JOB_LOCK_MS: '4000' } });
+  started = topology;
+  const [replica, worker] = await Promise.all([topology.start(REPLICA), topology.start(WORKER)]);
+  // Straight to the replica: the other one behind the balancer is not running.
+  topology.slack.deliverTo(topology.engines.replicaUrl(REPLICA));
+  return { ...topology, replica, worker };
 }
 
 async function readyz(url: string): Promise<{ status: number; body: string }> {
@@ -90,15 +42,6 @@ async function readyz(url: string): Promise<{ status: number; body: string }> {
   // A kept-alive connection the server closed between two probes resets once: ask again on a new one.
   const response = await ask().catch(ask);
   return { status: response.status, body: await response.text() };
-}
-
-/** Polls `check` until it holds, within `ms`; `why` says what the failure was about. */
-async function until(check: () => Promise<boolean> | boolean, why: () => string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms: ${why()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 let users = 0;
@@ -124,10 +67,10 @@ async function imagine(deployment: Deployment, prompt: string): Promise<string |
 /** Until the job's progress message is up: a worker took it and is waiting on the service. */
 async function running(deployment: Deployment, prompt: string): Promise<void> {
   const progress = copy.imagining(prompt);
-  await until(
-    () => deployment.slack.workspace.messages.some((message) => message.text.includes(progress)),
-    () => logs(deployment),
-  );
+  await eventually(() => deployment.slack.workspace.messages.some((message) => message.text.includes(progress)), {
+    timeoutMs: 30_000,
+    what: () => logs(deployment),
+  });
 }
 
 /** Images uploaded for `prompt`, over every process. */
@@ -143,23 +86,21 @@ function logs(deployment: Deployment): string {
 
 /** Every job in the store ended, none twice: the worker has nothing left to do. */
 async function expectAllFinished(deployment: Deployment): Promise<void> {
-  const store = await openStore(deployment.postgres.url);
-  try {
-    expect(await store.jobs.unfinished(['slack'])).toEqual([]);
-  } finally {
-    await store.close();
-  }
+  expect(await deployment.store.jobs.unfinished(['slack'])).toEqual([]);
 }
 
 /** Waits until the replica's and the worker's /readyz answer `status`; their bodies then. */
 async function untilEveryProcessAnswers(deployment: Deployment, status: 200 | 503): Promise<string[]> {
   const bodies: string[] = [];
-  for (const url of [deployment.health.replica, deployment.health.worker]) {
-    await until(
-      async () => (await readyz(url)).status === status,
-      () => logs(deployment),
+  for (const name of [REPLICA, WORKER]) {
+    const answer = await eventually(
+      async () => {
+        const seen = await readyz(deployment.engines.healthUrl(name));
+        return seen.status === status && seen;
+      },
+      { timeoutMs: 30_000, what: () => logs(deployment) },
     );
-    bodies.push((await readyz(url)).body);
+    bodies.push(answer.body);
   }
   return bodies;
 }
@@ -170,11 +111,10 @@ async function untilEveryProcessAnswers(deployment: Deployment, status: 200 | 50
  */
 async function expectAnsweredOnce(deployment: Deployment, accepted: readonly string[], refused: string): Promise<void> {
   for (const prompt of accepted) {
-    await until(
-      () => uploads(deployment, prompt) > 0,
-      () => `${prompt}\n${logs(deployment)}`,
-      60_000,
-    );
+    await eventually(() => uploads(deployment, prompt) > 0, {
+      timeoutMs: 60_000,
+      what: () => `${prompt}\n${logs(deployment)}`,
+    });
   }
   expect((await deployment.worker.stop(15_000)).code).toBe(0);
   expect((await deployment.replica.stop(15_000)).code).toBe(0);
@@ -199,13 +139,13 @@ describe.runIf(installed)('a scaled deployment while its engines fail', () => {
     await running(deployment, slow);
     expect(await imagine(deployment, queued)).toBeUndefined();
 
-    await deployment.redis.stop();
+    await deployment.engines.redis.stop();
     for (const body of await untilEveryProcessAnswers(deployment, 503)) {
       expect(body).toMatch(/^redis: not reachable \(REDIS_URL\)/m);
     }
     expect(await imagine(deployment, 'a ship while Redis is away')).toBe(copy.queueUnavailable);
 
-    await deployment.redis.start();
+    await deployment.engines.redis.start();
     await untilEveryProcessAnswers(deployment, 200);
     const after = 'a bridge after Redis came back';
     expect(await imagine(deployment, after)).toBeUndefined();
@@ -223,13 +163,13 @@ describe.runIf(installed)('a scaled deployment while its engines fail', () => {
     const queued = 'a harbour queued before the restart';
     expect(await imagine(deployment, queued)).toBeUndefined();
 
-    await deployment.postgres.stop();
+    await deployment.engines.postgres.stop();
     for (const body of await untilEveryProcessAnswers(deployment, 503)) {
       expect(body, logs(deployment)).toMatch(/^database: .*DATABASE_URL/m);
     }
     expect(await imagine(deployment, 'a ship while the database is down')).toBe(copy.storeUnavailable);
 
-    await deployment.postgres.start();
+    await deployment.engines.postgres.start();
     await untilEveryProcessAnswers(deployment, 200);
     const after = 'a bridge after the restart';
     expect(await imagine(deployment, after)).toBeUndefined();

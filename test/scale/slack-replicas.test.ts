@@ -1,13 +1,12 @@
 import { copy } from '@genbot/core/copy';
-import type { JobRecord, Store } from '@genbot/core/store';
-import { type Emulator, startEmulator } from '@genbot/emulator';
-import { type DiscordFake, type SlackFake, startDiscordFake, startSlackFake } from '@genbot/fakes';
-import { openStore } from '@genbot/store';
+import type { Store } from '@genbot/core/store';
+import type { Emulator } from '@genbot/emulator';
+import type { SlackFake } from '@genbot/fakes';
+import { type Engines, enginesInstalled, type GenbotProcess } from '@genbot/test-servers/genbot';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type GenbotProcess, spawnGenbot } from '../launcher/genbot-process.js';
 import { shownText } from '../slack/support/result-messages.js';
-import { type Engines, enginesInstalled, type Outside, startEngines } from './engines.js';
-import { environmentOf, type GenbotProcess as Topology, PROCESSES } from './topology.js';
+import { jobFinished } from '../support/job-finished.js';
+import { type Deployment, startDeployment } from './deployment.js';
 
 /**
  * The Slack half of the scaled-out topology as plain processes: two `genbot slack` replicas
@@ -16,70 +15,17 @@ import { environmentOf, type GenbotProcess as Topology, PROCESSES } from './topo
  */
 
 const installed = enginesInstalled();
-const API_KEY = 'scale-test-key-7Hq2';
 /** Short, so a killed worker's jobs go to the other one within seconds (production keeps BullMQ's 30 s). */
 const JOB_LOCK_MS = 3_000;
 
+let deployment: Deployment;
 let engines: Engines;
 let slack: SlackFake;
-let discord: DiscordFake;
 let emulator: Emulator;
-let store: Store & { close(): Promise<void> };
-const running = new Map<string, GenbotProcess>();
-/** Each replica's own address, past the balancer. */
-const replicaUrls = new Map<string, string>();
-
-function topology(name: string): Topology {
-  const found = PROCESSES.find((process) => process.name === name);
-  if (found === undefined) throw new Error(`no process ${name} in the topology`);
-  return found;
-}
-
-function outside(): Outside {
-  return {
-    genai: { baseUrl: emulator.url, apiKey: API_KEY },
-    slack: { botToken: slack.identity.botToken, signingSecret: slack.identity.signingSecret, apiUrl: slack.apiUrl },
-    discord: { token: discord.botToken, applicationId: discord.applicationId, apiUrl: discord.apiUrl },
-  };
-}
-
-/** Starts a process of the topology with exactly its compose environment (plus the fakes' URLs). */
-async function start(name: string): Promise<GenbotProcess> {
-  const process = topology(name);
-  const extra: Record<string, string> =
-    process.role === 'worker' ? { JOB_LOCK_MS: String(JOB_LOCK_MS), WORKER_CHAT_CONCURRENCY: '2' } : {};
-  const genbot = spawnGenbot(process.args, {
-    ...environmentOf(process, engines.endpointsOf(process, outside())),
-    ...extra,
-  });
-  running.set(name, genbot);
-  if (process.role === 'slack') {
-    const [, port] = await genbot.waitForLine(/^Slack: HTTP mode, .* at :(\d+)\/slack\/events$/, 60_000);
-    replicaUrls.set(name, `http://127.0.0.1:${port}/slack/events`);
-  } else {
-    await genbot.waitForLine(/^Worker: slack and discord jobs from Redis/, 60_000);
-  }
-  return genbot;
-}
-
-function replica(name: string): string {
-  const url = replicaUrls.get(name);
-  if (url === undefined) throw new Error(`${name} is not running`);
-  return url;
-}
+let store: Store;
+let running: Map<string, GenbotProcess>;
 
 const bot = (): string => slack.identity.botUserId;
-
-/** The job as the store has it once finished (the store is what every process shares). */
-async function finishedJob(id: string, timeoutMs = 60_000): Promise<JobRecord> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await store.jobs.get(id);
-    if (job?.state === 'finished') return job;
-    if (Date.now() > deadline) throw new Error(`job ${id} not finished within ${timeoutMs} ms: ${JSON.stringify(job)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 function mentionJobId(posted: { deliveries: readonly { eventType?: string; eventId?: string }[] }): string {
   const eventId = posted.deliveries.find((delivery) => delivery.eventType === 'app_mention')?.eventId;
@@ -89,20 +35,17 @@ function mentionJobId(posted: { deliveries: readonly { eventType?: string; event
 
 describe.runIf(installed)('Slack replicas behind nginx, workers, Redis and PostgreSQL', () => {
   beforeAll(async () => {
-    engines = await startEngines();
-    slack = await startSlackFake({ botToken: 'xoxb-scale-test', signingSecret: 'scale-test-secret' });
-    discord = await startDiscordFake({ botToken: 'scale-discord-token' });
-    emulator = await startEmulator({ apiKey: API_KEY });
-    await Promise.all(['slack-1', 'slack-2', 'worker-1', 'worker-2'].map((name) => start(name)));
+    deployment = await startDeployment({
+      name: 'scale-test',
+      workerEnv: { JOB_LOCK_MS: String(JOB_LOCK_MS), WORKER_CHAT_CONCURRENCY: '2' },
+    });
+    ({ engines, slack, emulator, store, running } = deployment);
+    await Promise.all(['slack-1', 'slack-2', 'worker-1', 'worker-2'].map((name) => deployment.start(name)));
     slack.deliverTo(engines.requestUrl);
-    store = await openStore(engines.postgres.url);
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.allSettled([...running.values()].map((genbot) => genbot.stop(5_000)));
-    await store?.close();
-    await Promise.allSettled([emulator?.close(), slack?.close(), discord?.close()]);
-    await engines?.close();
+    await deployment?.close();
   }, 60_000);
 
   it('reports every process ready on its HEALTH_PORT, Redis and PostgreSQL reachable', async () => {
@@ -113,13 +56,13 @@ describe.runIf(installed)('Slack replicas behind nginx, workers, Redis and Postg
   });
 
   it('answers the same event once when both replicas receive it', async () => {
-    const [one, two] = [replica('slack-1'), replica('slack-2')];
+    const [one, two] = [engines.replicaUrl('slack-1'), engines.replicaUrl('slack-2')];
     slack.deliverTo([one, two]);
     try {
       const mention = await slack.userSays({ user: 'U1', channel: 'C-dup', text: `<@${bot()}> hello from both sides` });
       const eventId = mentionJobId(mention).slice('slack-ev-'.length);
       await Promise.all([slack.redeliver(eventId, { to: one }), slack.redeliver(eventId, { to: two })]);
-      const job = await finishedJob(mentionJobId(mention));
+      const job = await jobFinished(store, mentionJobId(mention), 60_000);
       expect(job).toMatchObject({ outcome: 'done', attempts: 1 });
       const threadTs = mention.threadTs ?? mention.ts;
       const replies = await slack.waitFor(
@@ -156,7 +99,7 @@ describe.runIf(installed)('Slack replicas behind nginx, workers, Redis and Postg
     const log = await engines.nginx.accessLog();
     for (const port of engines.slackPorts.values()) expect(log).toContain(`127.0.0.1:${port}`);
     for (const { run } of runs) {
-      expect(await finishedJob(`slack-cmd-${run.triggerId}`, 120_000)).toMatchObject({ outcome: 'done' });
+      expect(await jobFinished(store, `slack-cmd-${run.triggerId}`, 120_000)).toMatchObject({ outcome: 'done' });
     }
     const uploads = await slack.waitFor(
       () => {
@@ -216,12 +159,12 @@ describe.runIf(installed)('Slack replicas behind nginx, workers, Redis and Postg
     const stop = slack.rateLimit({ method: 'users.info', failNext: 1 });
     try {
       const mention = await slack.userSays({ user: 'U7-fresh', channel, text: `<@${bot()}> hello metrics` });
-      await finishedJob(mentionJobId(mention));
+      await jobFinished(store, mentionJobId(mention), 60_000);
     } finally {
       stop();
     }
     expect(slack.rateLimitHits.filter((hit) => hit.method === 'users.info')).toHaveLength(1);
-    for (const run of runs.slice(0, 2)) await finishedJob(`slack-cmd-${run.triggerId}`);
+    for (const run of runs.slice(0, 2)) await jobFinished(store, `slack-cmd-${run.triggerId}`, 60_000);
 
     const after = await scrape();
     const delta = (sample: string): number => total(after, sample) - total(before, sample);
@@ -251,7 +194,7 @@ describe.runIf(installed)('Slack replicas behind nginx, workers, Redis and Postg
     // The balancer may hand the deletion to either replica: neither runs the job.
     const deleted = await slack.userDeletes({ channel, ts: mention.ts });
     expect(deleted?.attempts.at(-1)).toMatchObject({ acked: true });
-    expect(await finishedJob(mentionJobId(mention), 15_000)).toMatchObject({ outcome: 'failed', attempts: 1 });
+    expect(await jobFinished(store, mentionJobId(mention), 15_000)).toMatchObject({ outcome: 'failed', attempts: 1 });
     const [reply, ...more] = await slack.waitFor(
       () => {
         const found = replies();
@@ -293,18 +236,18 @@ describe.runIf(installed)('Slack replicas behind nginx, workers, Redis and Postg
     await slack.userDeletes({ channel: 'C-wait', ts: waiting.ts });
     // Places free up: the waiting job is taken, and ends unrun.
     for (const [i, posted] of holders.entries()) await slack.userDeletes({ channel: `C-hold-${i}`, ts: posted.ts });
-    expect(await finishedJob(mentionJobId(waiting), 30_000)).toMatchObject({
+    expect(await jobFinished(store, mentionJobId(waiting), 30_000)).toMatchObject({
       outcome: 'rejected',
       outcomeDetail: 'cancelled',
     });
     for (const posted of holders)
-      expect(await finishedJob(mentionJobId(posted), 30_000)).toMatchObject({ outcome: 'failed' });
+      expect(await jobFinished(store, mentionJobId(posted), 30_000)).toMatchObject({ outcome: 'failed' });
     expect(replyOf('C-wait', waiting)).toEqual([]);
     expect(emulator.requests.filter((request) => JSON.stringify(request.body).includes('harbour nobody'))).toEqual([]);
   }, 180_000);
 
   it('lets a replica stopped mid-stream exit 0 while the reply completes', async () => {
-    slack.deliverTo(replica('slack-2'));
+    slack.deliverTo(engines.replicaUrl('slack-2'));
     try {
       const mention = await slack.userSays({
         user: 'U2',
@@ -321,7 +264,7 @@ describe.runIf(installed)('Slack replicas behind nginx, workers, Redis and Postg
       const replicaTwo = running.get('slack-2');
       expect((await replicaTwo?.stop(40_000))?.code).toBe(0);
       running.delete('slack-2');
-      expect(await finishedJob(mentionJobId(mention))).toMatchObject({ outcome: 'done', attempts: 1 });
+      expect(await jobFinished(store, mentionJobId(mention), 60_000)).toMatchObject({ outcome: 'done', attempts: 1 });
       const [reply, ...more] = slack.workspace.botMessages(bot(), { channel: 'C-term', threadTs });
       expect(more).toEqual([]);
       expect(reply?.text).toMatch(/^You said/);
@@ -358,7 +301,7 @@ describe.runIf(installed)('Slack replicas behind nginx, workers, Redis and Postg
     running.delete('worker-1');
 
     const jobs = [];
-    for (const mention of mentions) jobs.push(await finishedJob(mentionJobId(mention), 120_000));
+    for (const mention of mentions) jobs.push(await jobFinished(store, mentionJobId(mention), 120_000));
     expect(jobs.map((job) => job.outcome)).toEqual(jobs.map(() => 'done'));
     // The killed worker held jobs: they were taken again, and resumed in the message they had posted.
     expect(jobs.filter((job) => job.attempts === 2).length).toBeGreaterThanOrEqual(1);
@@ -421,9 +364,9 @@ describe.runIf(installed)('Slack replicas behind nginx, workers, Redis and Postg
     );
     expect(notes.map((note) => note.text).sort()).toEqual([copy.chatQueued(2), copy.chatQueued(1)].sort());
     expect(slack.workspace.botMessages(bot(), { channel })).toEqual([]);
-    await start('worker-1');
+    await deployment.start('worker-1');
     for (const mention of [first, second]) {
-      expect(await finishedJob(mentionJobId(mention))).toMatchObject({ outcome: 'done', attempts: 1 });
+      expect(await jobFinished(store, mentionJobId(mention), 60_000)).toMatchObject({ outcome: 'done', attempts: 1 });
       const [reply, ...more] = slack.workspace.botMessages(bot(), { channel, threadTs: mention.ts });
       expect(more).toEqual([]);
       expect(reply?.text).toMatch(/^You said/);

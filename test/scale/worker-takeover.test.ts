@@ -1,14 +1,10 @@
 import { join } from 'node:path';
 import { copy } from '@genbot/core/copy';
-import type { JobRecord, Store } from '@genbot/core/store';
-import { type Emulator, startEmulator } from '@genbot/emulator';
-import { type DiscordFake, type SlackFake, startDiscordFake, startSlackFake } from '@genbot/fakes';
-import { openStore } from '@genbot/store';
 import { findPostgresBin, runToCompletion } from '@genbot/test-servers';
+import { enginesInstalled } from '@genbot/test-servers/genbot';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type GenbotProcess, spawnGenbot } from '../launcher/genbot-process.js';
-import { type Engines, enginesInstalled, type Outside, startEngines } from './engines.js';
-import { environmentOf, PROCESSES } from './topology.js';
+import { jobFinished } from '../support/job-finished.js';
+import { type Deployment, startDeployment } from './deployment.js';
 
 /**
  * A worker starting while another runs a job older than the resume age, then that
@@ -17,50 +13,9 @@ import { environmentOf, PROCESSES } from './topology.js';
  */
 
 const installed = enginesInstalled();
-const API_KEY = 'takeover-test-key-4Jx1';
 const JOB_LOCK_MS = 3_000;
 
-let engines: Engines;
-let slack: SlackFake;
-let discord: DiscordFake;
-let emulator: Emulator;
-let store: Store & { close(): Promise<void> };
-const running = new Map<string, GenbotProcess>();
-
-function outside(): Outside {
-  return {
-    genai: { baseUrl: emulator.url, apiKey: API_KEY },
-    slack: { botToken: slack.identity.botToken, signingSecret: slack.identity.signingSecret, apiUrl: slack.apiUrl },
-    discord: { token: discord.botToken, applicationId: discord.applicationId, apiUrl: discord.apiUrl },
-  };
-}
-
-async function start(name: string, extra: Record<string, string> = {}): Promise<GenbotProcess> {
-  const process = PROCESSES.find((candidate) => candidate.name === name);
-  if (process === undefined) throw new Error(`no process ${name} in the topology`);
-  const worker: Record<string, string> = process.role === 'worker' ? { JOB_LOCK_MS: String(JOB_LOCK_MS) } : {};
-  const genbot = spawnGenbot(process.args, {
-    ...environmentOf(process, engines.endpointsOf(process, outside())),
-    ...worker,
-    ...extra,
-  });
-  running.set(name, genbot);
-  await genbot.waitForLine(process.role === 'slack' ? /^Slack: HTTP mode/ : /^Worker: /, 60_000);
-  return genbot;
-}
-
-async function finishedJob(id: string, timeoutMs = 60_000): Promise<JobRecord> {
-  let found: JobRecord | undefined;
-  await vi.waitFor(
-    async () => {
-      found = await store.jobs.get(id);
-      expect(found?.state).toBe('finished');
-    },
-    { timeout: timeoutMs, interval: 100 },
-  );
-  if (found === undefined) throw new Error(`job ${id} not found`);
-  return found;
-}
+let deployment: Deployment;
 
 /** Moves a job's creation back by `minutes`, as if it had waited that long (psql, beside the server). */
 async function backdate(id: string, minutes: number): Promise<void> {
@@ -68,7 +23,7 @@ async function backdate(id: string, minutes: number): Promise<void> {
   if (bin === undefined) throw new Error('PostgreSQL is not installed');
   const at = new Date(Date.now() - minutes * 60_000).toISOString();
   await runToCompletion('psql', join(bin, 'psql'), [
-    engines.postgres.url,
+    deployment.engines.postgres.url,
     '-v',
     'ON_ERROR_STOP=1',
     '-c',
@@ -78,29 +33,23 @@ async function backdate(id: string, minutes: number): Promise<void> {
 
 describe.runIf(installed)('a worker starting beside a long job, then its holder killed', () => {
   beforeAll(async () => {
-    engines = await startEngines();
-    slack = await startSlackFake({ botToken: 'xoxb-takeover', signingSecret: 'takeover-secret' });
-    discord = await startDiscordFake({ botToken: 'takeover-discord-token' });
-    emulator = await startEmulator({ apiKey: API_KEY });
-    await Promise.all([start('slack-1'), start('worker-1')]);
-    slack.deliverTo(engines.requestUrl);
-    store = await openStore(engines.postgres.url);
+    deployment = await startDeployment({ name: 'takeover', workerEnv: { JOB_LOCK_MS: String(JOB_LOCK_MS) } });
+    await Promise.all([deployment.start('slack-1'), deployment.start('worker-1')]);
+    deployment.slack.deliverTo(deployment.engines.requestUrl);
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.allSettled([...running.values()].map((genbot) => genbot.stop(5_000)));
-    await store?.close();
-    await Promise.allSettled([emulator?.close(), slack?.close(), discord?.close()]);
-    await engines?.close();
+    await deployment?.close();
   }, 60_000);
 
   it('leaves a job past the resume age to the worker running it, then resumes it once after SIGKILL', async () => {
+    const { slack, store, running } = deployment;
     const channel = 'C-takeover';
     const bot = slack.identity.botUserId;
     const mention = await slack.userSays({
       user: 'U1',
       channel,
-      text: `<@${bot}> tell me a long story [len:2500] [delay:120]`,
+      text: `<@${bot}> tell me a long story [len:2500] [delay:300]`,
     });
     const eventId = mention.deliveries.find((delivery) => delivery.eventType === 'app_mention')?.eventId;
     const jobId = `slack-ev-${eventId}`;
@@ -110,7 +59,9 @@ describe.runIf(installed)('a worker starting beside a long job, then its holder 
     // Past the 15 minutes after which a job the queue lost is told to ask again.
     await backdate(jobId, 20);
 
-    const newcomer = await start('worker-2', { LOG_LEVEL: 'info' });
+    const newcomer = await deployment.start('worker-2', { LOG_LEVEL: 'info' });
+    // The story outlasts a worker's start-up, even on a loaded machine: the newcomer finds it running.
+    expect(await store.jobs.get(jobId)).toMatchObject({ state: 'running' });
     await vi.waitFor(() => expect(newcomer.stderr()).toMatch(/"held":1.*unfinished jobs picked up after a restart/), {
       timeout: 30_000,
       interval: 100,
@@ -122,7 +73,7 @@ describe.runIf(installed)('a worker starting beside a long job, then its holder 
     expect((await holder?.exited)?.signal).toBe('SIGKILL');
     running.delete('worker-1');
 
-    const job = await finishedJob(jobId);
+    const job = await jobFinished(store, jobId, 60_000);
     expect(job).toMatchObject({ outcome: 'done', attempts: 2 });
     expect(job.steps.filter((step) => step.name === 'posted')).toHaveLength(1);
     const [reply, ...more] = replies();

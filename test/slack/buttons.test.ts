@@ -5,6 +5,8 @@ import type { ImageVersionStore, Store } from '@genbot/core/store';
 import { openStore } from '@genbot/store';
 import { startJobsHarness, type JobsHarness } from './support/jobs-harness.js';
 import { buttonsOf, pressButton, results, shownText } from './support/result-messages.js';
+import { eventually } from '@genbot/test-servers';
+import { jobFinished } from '../support/job-finished.js';
 
 let harness: JobsHarness | undefined;
 afterEach(async () => {
@@ -32,20 +34,10 @@ function pickStore(store: Store): Store {
 async function imagined(h: JobsHarness, prompt: string): Promise<SlackMessage> {
   const run = await h.slack.userRunsCommand({ user: 'U1', channel: CHANNEL, command: '/imagine', text: prompt });
   const id = `slack-cmd-${run.triggerId}`;
-  await eventually(async () => ((await h.store.jobs.get(id))?.state === 'finished' ? true : undefined));
+  await jobFinished(h.store, id);
   const found = results(h.slack, CHANNEL).at(-1);
   if (found === undefined) throw new Error('no result');
   return found;
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error('condition not met within 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** The result in the thread of `result` after `count` others, once its versions know the message that shows them. */
@@ -65,11 +57,6 @@ function botMessages(slack: SlackFake, threadTs?: string): SlackMessage[] {
     .filter((message) =>
       threadTs === undefined ? inChannel(message) : message.threadTs === threadTs && message.ts !== threadTs,
     );
-}
-
-/** Waits until the job is finished in the store. */
-async function finished(h: JobsHarness, jobId: string): Promise<void> {
-  await eventually(async () => ((await h.store.jobs.get(jobId))?.state === 'finished' ? true : undefined));
 }
 
 function ephemeralFor(slack: SlackFake, user: string, text: string) {
@@ -99,7 +86,7 @@ describe('buttons under Slack results (real Bolt, the fake, a SQLite store)', ()
     expect(slack.workspace.deleted.map((message) => message.text)).toEqual([copy.imagining('a red kite')]);
 
     const press = await pressButton(slack, result, 'Vary');
-    await finished(harness, `slack-act-${press.triggerId}`);
+    await jobFinished(harness.store, `slack-act-${press.triggerId}`);
     const varied = await nthInThread(harness, result, 0);
     await slack.waitFor(() => (botMessages(slack, result.ts).length === 1 ? true : undefined));
     expect(botMessages(slack, result.ts).map((message) => message.ts)).toEqual([varied.ts]);
@@ -122,9 +109,9 @@ describe('buttons under Slack results (real Bolt, the fake, a SQLite store)', ()
     harness = await startJobsHarness();
     const { slack } = harness;
     const first = await imagined(harness, 'a paper boat');
-    await finished(harness, `slack-act-${(await pressButton(slack, first, 'Vary')).triggerId}`);
+    await jobFinished(harness.store, `slack-act-${(await pressButton(slack, first, 'Vary')).triggerId}`);
     const v2 = await nthInThread(harness, first, 0);
-    await finished(harness, `slack-act-${(await pressButton(slack, first, 'Vary')).triggerId}`);
+    await jobFinished(harness.store, `slack-act-${(await pressButton(slack, first, 'Vary')).triggerId}`);
     const v3 = await nthInThread(harness, first, 1);
     expect([shownText(v2), shownText(v3)]).toEqual([copy.variedComment(2, 1), copy.variedComment(3, 1)]);
     // Undo on v3 shows v1 again, under its own number; Vary on v2 goes on counting in the tree.
@@ -165,7 +152,7 @@ describe('buttons under Slack results (real Bolt, the fake, a SQLite store)', ()
     release();
     const varied = await nthInThread(harness, shown, 0);
     expect(shownText(varied)).toBe(copy.variedComment(2, 1));
-    await finished(harness, pressJob);
+    await jobFinished(harness.store, pressJob);
     expect((await harness.store.jobs.get(pressJob))?.outcome).toBe('done');
   });
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startJobsHarness, type JobsHarness } from './support/jobs-harness.js';
+import { jobFinished } from '../support/job-finished.js';
 
 let harness: JobsHarness | undefined;
 afterEach(async () => {
@@ -9,31 +10,13 @@ afterEach(async () => {
 
 const CHANNEL = 'C1';
 
-/** Polls `probe` (a store read) until it answers something, within 30 s. */
-async function eventually<T>(probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error('condition not met within 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function finished(h: JobsHarness, id: string): Promise<void> {
-  await eventually(async () => ((await h.store.jobs.get(id))?.state === 'finished' ? true : undefined));
-}
-
 describe('Slack with the jobs floor (real Bolt, the fake, a SQLite store)', () => {
   it('/imagine is recorded under its trigger_id, answered once, and counted in /usage', async () => {
     harness = await startJobsHarness({ quota: { imagesPerDay: 1 } });
     const { slack } = harness;
     const run = await slack.userRunsCommand({ user: 'U1', channel: CHANNEL, command: '/imagine', text: 'a red kite' });
     expect(run.delivery.attempts[0]?.acked).toBe(true);
-    const job = await eventually(async () => {
-      const found = await harness!.store.jobs.get(`slack-cmd-${run.triggerId}`);
-      return found?.state === 'finished' ? found : undefined;
-    });
+    const job = await jobFinished(harness.store, `slack-cmd-${run.triggerId}`);
     expect(job).toMatchObject({
       kind: 'imagine',
       outcome: 'done',
@@ -73,7 +56,7 @@ describe('Slack with the jobs floor (real Bolt, the fake, a SQLite store)', () =
     const eventId = mention.deliveries.find((d) => d.eventType === 'app_mention')?.eventId;
     expect(eventId).toBeDefined();
     await slack.redeliver(eventId!);
-    await finished(harness, `slack-ev-${eventId}`);
+    await jobFinished(harness.store, `slack-ev-${eventId}`);
     await harness.queue.idle();
     const replies = slack.workspace.botMessages(slack.identity.botUserId, { channel: CHANNEL, threadTs: mention.ts });
     expect(replies).toHaveLength(1);
@@ -106,7 +89,7 @@ describe('Slack with the jobs floor (real Bolt, the fake, a SQLite store)', () =
       files: [{ name: 'castle.png', mimetype: 'image/png', bytes: await tinyPngBytes() }],
     });
     const editEvent = edit.deliveries.find((d) => d.eventType === 'app_mention')?.eventId;
-    await finished(harness, `slack-ev-${editEvent}`);
+    await jobFinished(harness.store, `slack-ev-${editEvent}`);
     const first = await harness.store.versions.latestInThread('slack', CHANNEL, parent.ts);
     expect(first).toMatchObject({
       jobId: `slack-ev-${editEvent}`,
@@ -123,7 +106,7 @@ describe('Slack with the jobs floor (real Bolt, the fake, a SQLite store)', () =
       text: `<@${bot}> now at night`,
     });
     const againEvent = again.deliveries.find((d) => d.eventType === 'app_mention')?.eventId;
-    await finished(harness, `slack-ev-${againEvent}`);
+    await jobFinished(harness.store, `slack-ev-${againEvent}`);
     expect(await harness.store.jobs.get(`slack-ev-${againEvent}`)).toMatchObject({ outcome: 'done' });
     const second = await harness.store.versions.latestInThread('slack', CHANNEL, parent.ts);
     expect(second).toMatchObject({

@@ -7,10 +7,18 @@ import { startEmulator, type Emulator } from '@genbot/emulator';
 import { slackSignature, type SlackFake } from '@genbot/fakes';
 import { parseSlackEnv } from '@genbot/slack-bot';
 import { type Bots, inMemoryDatabase, startBots } from '@genbot/cli/wiring';
+import { eventually } from '@genbot/test-servers';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realPayloads, withIds } from '../support/real-payloads.js';
-import { botReplies, CHANNEL, expectedReply, replyWithText, useHarness } from './support/harness.js';
+import {
+  botReplies,
+  CHANNEL,
+  expectedReply,
+  replyWithText,
+  requestsUntilMarker,
+  useHarness,
+} from './support/harness.js';
 import { isGreyscale } from './support/images.js';
 
 /**
@@ -183,9 +191,8 @@ describe.runIf(payloads.available)('real Slack payloads through the Slack bot', 
       U0442US8QGH: 'UBOT',
     });
     expect((await slack.replay('events_api', body)).acked).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await requestsUntilMarker(h(), since)).toEqual([]);
     expect(slack.workspace.botMessages('UBOT', { channel: 'D0442US94JD' })).toEqual([]);
-    expect(h().emulator.requests.slice(since)).toEqual([]);
   });
 
   it('slack-slash-command.form: a command that is not ours gets a short private answer', async () => {
@@ -282,14 +289,8 @@ describe.runIf(payloads.available)('Slack documented Web API answers, served to 
     });
   }
 
-  async function until<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`not seen in time; calls: ${calls.map((c) => c.method).join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+  function until<T>(probe: () => T | undefined): Promise<T> {
+    return eventually(probe, { timeoutMs: 20_000, what: () => `calls: ${calls.map((c) => c.method).join(', ')}` });
   }
 
   it('answers the documented url_verification challenge', async () => {

@@ -10,6 +10,7 @@ import { openStore } from '@genbot/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Bots, openedDatabase, startBots } from '@genbot/cli/wiring';
 import { SECRETS } from './support/harness.js';
+import { eventually } from '@genbot/test-servers';
 
 /**
  * The thread cache kept in the database (`thread_messages`) across a restart:
@@ -64,14 +65,6 @@ async function startRig(): Promise<Rig> {
   };
 }
 
-async function until(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 function repliesCalls(slack: SlackFake, since: number) {
   return slack.calls.slice(since).filter((call) => call.method === 'conversations.replies');
 }
@@ -104,7 +97,7 @@ describe('Slack thread cache across a restart', () => {
     for (let i = 2; i <= 5; i += 1) {
       last = (await slack.userSays({ user: 'U2', channel: CHANNEL, threadTs: parent.ts, text: `seen ${i}` })).ts;
     }
-    await until(async () => (await first.jobs.store.threads.thread('slack', CHANNEL, parent.ts)).length === 5);
+    await eventually(async () => (await first.jobs.store.threads.thread('slack', CHANNEL, parent.ts)).length === 5);
     await first.stop();
 
     slack.workspace.post({ channel: CHANNEL, user: 'U2', threadTs: parent.ts, text: 'while down 6' });
@@ -127,7 +120,7 @@ describe('Slack thread cache across a restart', () => {
     for (let i = 3; i <= 4; i += 1) {
       await slack.userSays({ user: 'U2', channel: CHANNEL, threadTs: parent.ts, text: `seen ${i}` });
     }
-    await until(async () => (await first.jobs.store.threads.thread('slack', CHANNEL, parent.ts)).length === 2);
+    await eventually(async () => (await first.jobs.store.threads.thread('slack', CHANNEL, parent.ts)).length === 2);
     await first.stop();
 
     await rig.startBot();

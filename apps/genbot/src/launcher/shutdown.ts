@@ -8,7 +8,7 @@ export const DRAIN_MS = 20_000;
 /**
  * Past the drain: the aborted jobs' last words (core gives them 5 s) and closing connections.
  * A process still running this long after the drain ran out exits anyway: a supervisor
- * waiting for it to stop must never have to kill it (test/scale/topology.ts's STOP_LIMIT_MS
+ * waiting for it to stop must never have to kill it (packages/test-servers/src/genbot/topology.ts's STOP_LIMIT_MS
  * holds deployments to DRAIN_MS plus this).
  */
 const STOP_MARGIN_MS = 10_000;

@@ -11,6 +11,7 @@ import { fencesBalanced, reassemble } from '../../testing/markdown.js';
 import { RecordingSurface } from '../../testing/recording-surface.js';
 import { startService, type Service } from '../../testing/service.js';
 import { alice, bob, bot, message } from '../../testing/thread.js';
+import { eventually } from '@genbot/test-servers';
 
 let service: Service;
 beforeAll(async () => {
@@ -168,11 +169,6 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Resolves once `probe` holds, checking on every timer turn. */
-async function until(probe: () => boolean): Promise<void> {
-  while (!probe()) await new Promise((resolve) => setTimeout(resolve, 2));
-}
-
 describe('converse cancelled, and under the scheduler', () => {
   it('a deleted trigger stops the stream: the text so far stays, with a short note', async () => {
     // 40 deltas, 100 ms apart: seconds of streaming left when the first text shows.
@@ -183,7 +179,7 @@ describe('converse cancelled, and under the scheduler', () => {
     const outcome = registry.run(key, (signal) =>
       converse({ target, trigger, history }, service.deps(surface), signal),
     );
-    await until(() => surface.messages.length > 0);
+    await eventually(() => surface.messages.length > 0);
     expect(registry.cancel(key)).toBe(true);
     expect(await outcome).toBe('failed');
 
@@ -202,7 +198,7 @@ describe('converse cancelled, and under the scheduler', () => {
     const surface = new RecordingSurface({ progress: true, limits: fast });
     const shutdown = new AbortController();
     const outcome = converse({ target, trigger, history }, service.deps(surface), shutdown.signal);
-    await until(() => surface.messages.length > 0);
+    await eventually(() => surface.messages.length > 0);
     shutdown.abort(new Error('shutting down'));
     expect(await outcome).toBe('failed');
     const [text, ...rest] = surface.texts();
@@ -217,7 +213,7 @@ describe('converse cancelled, and under the scheduler', () => {
     const surface = new RecordingSurface({ progress: true, limits: fast });
     const delivery = new AbortController();
     const outcome = converse({ target, trigger, history }, service.deps(surface), delivery.signal);
-    await until(() => surface.messages.length > 0);
+    await eventually(() => surface.messages.length > 0);
     delivery.abort(new JobHandedOverError('job-1'));
     expect(await outcome).toBe('failed');
     const [text, ...rest] = surface.texts();
@@ -236,7 +232,7 @@ describe('converse cancelled, and under the scheduler', () => {
       deps(busy),
       controller.signal,
     );
-    await until(() => busy.messages.length > 0);
+    await eventually(() => busy.messages.length > 0);
 
     const waiting = new RecordingSurface({ progress: true, limits: fast });
     const second = thread('Short one [len:100]');
@@ -244,7 +240,7 @@ describe('converse cancelled, and under the scheduler', () => {
       { target, trigger: second.trigger, history: second.history, userId: alice.id },
       deps(waiting),
     );
-    await until(() => waiting.messages.length > 0);
+    await eventually(() => waiting.messages.length > 0);
     expect(waiting.texts()).toEqual([copy.chatQueued(1)]);
     controller.abort(new Error('test over'));
     expect(await running).toBe('failed');
@@ -263,7 +259,7 @@ describe('converse cancelled, and under the scheduler', () => {
       deps(busy),
       controller.signal,
     );
-    await until(() => busy.messages.length > 0);
+    await eventually(() => busy.messages.length > 0);
     expect(scheduler.stats().stream).toEqual({ running: 1, queued: 0 });
 
     const requestsBefore = service.emulator.requests.length;

@@ -7,6 +7,7 @@ import type { ChatDeps } from './deps.js';
 import type { ImageModel } from '../surface/ports.js';
 import { RecordingSurface } from '../../testing/recording-surface.js';
 import { ChannelBudget } from '../rendering/channel-budget.js';
+import { eventually } from '@genbot/test-servers';
 import { noOutputError } from '../genai/no-output.js';
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -111,10 +112,6 @@ describe('editImage under the job scheduler', () => {
   const instant = { now: () => 0, sleep: async () => {} };
   const candidates = [{ id: 'photo', name: 'photo.png', mimeType: 'image/png' }];
 
-  async function until(probe: () => boolean): Promise<void> {
-    while (!probe()) await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-
   /** A model whose first call waits until `release()`; later calls answer at once. */
   function heldModel(): ImageModel & { calls: number; release: () => void } {
     let release = (): void => undefined;
@@ -149,7 +146,7 @@ describe('editImage under the job scheduler', () => {
     };
     const first = editImage({ target, instruction: 'brighter', candidates, userId: 'U1' }, scheduled);
     const second = editImage({ target, instruction: 'darker', candidates, userId: 'U2' }, scheduled);
-    await until(() => surface.texts()[1]?.startsWith('⏳') === true);
+    await eventually(() => surface.texts()[1]?.startsWith('⏳') === true);
     expect(surface.texts()[1]).toBe('⏳ Your edit “darker” is next in line.');
     model.release();
     expect(await Promise.all([first, second])).toEqual(['done', 'done']);
@@ -167,7 +164,7 @@ describe('editImage under the job scheduler', () => {
     };
     const first = editImage({ target, instruction: 'brighter', candidates, userId: 'U1' }, scheduled);
     const second = editImage({ target, instruction: 'darker', candidates, userId: 'U2' }, scheduled);
-    await until(() => model.calls === 1 && surface.texts()[1]?.startsWith('⏳') === true);
+    await eventually(() => model.calls === 1 && surface.texts()[1]?.startsWith('⏳') === true);
     expect(surface.downloads).toEqual(['photo']);
     model.release();
     expect(await Promise.all([first, second])).toEqual(['done', 'done']);
@@ -179,7 +176,7 @@ describe('editImage under the job scheduler', () => {
     const model = heldModel();
     const scheduled = { ...deps(surface, model), scheduler: new JobScheduler({ image: { perUser: 1 } }) };
     const first = editImage({ target, instruction: 'brighter', candidates, userId: 'U1' }, scheduled);
-    await until(() => model.calls === 1);
+    await eventually(() => model.calls === 1);
     expect(await editImage({ target, instruction: 'darker', candidates, userId: 'U1' }, scheduled)).toBe('rejected');
     // One short answer: no progress message before it, no download.
     expect(surface.texts().slice(1)).toEqual([

@@ -2,6 +2,7 @@ import { startEmulator, type Emulator } from '@genbot/emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GenAiClient } from './client.js';
 import { captureLogs } from '../../testing/fixtures.js';
+import { eventually } from '@genbot/test-servers';
 
 const KEY = 'sk-backoff-test-key';
 const HOLD = 'service pushed back: holding every request';
@@ -12,11 +13,6 @@ function ask(client: GenAiClient, content: string, signal?: AbortSignal): Promis
     .streamMessage({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content }] }, options)
     .finalMessage()
     .then((m) => m.text);
-}
-
-/** Resolves once `probe` holds, checking on every timer turn. */
-async function until(probe: () => boolean): Promise<void> {
-  while (!probe()) await new Promise((resolve) => setTimeout(resolve, 2));
 }
 
 describe('GenAiClient backs off globally when the service pushes back', () => {
@@ -62,7 +58,7 @@ describe('GenAiClient backs off globally when the service pushes back', () => {
 
   it('a 429 with retry-after 1 holds every request of the client, new ones and the retry, until it passes', async () => {
     const first = ask(client, 'first [fault:429=1*1]');
-    await until(() => holdLines().length === 1);
+    await eventually(() => holdLines().length === 1);
     const closedAt = holdLines()[0]?.time as number;
     const others = [1, 2, 3, 4].map((n) => ask(client, `other ${n}`));
 
@@ -70,7 +66,7 @@ describe('GenAiClient backs off globally when the service pushes back', () => {
     expect(texts.every((text) => text.length > 0)).toBe(true);
     // The 429, then the retry and the four others: nobody reached the service while the gate was closed.
     expect(emulator.requests).toHaveLength(6);
-    await until(() => seenAt.length === 6);
+    await eventually(() => seenAt.length === 6);
     for (const at of seenAt.slice(1)) expect(at - closedAt).toBeGreaterThanOrEqual(990);
     expect(holdLines()).toHaveLength(1);
     expect(holdLines()[0]).toMatchObject({ level: 40, delayMs: 1_000, status: 429, operation: 'messages' });
@@ -86,14 +82,14 @@ describe('GenAiClient backs off globally when the service pushes back', () => {
     });
     try {
       const first = slow.generateImages('gemini-image', { prompt: 'a boat [fault:529*1]' });
-      await until(() => holdLines().length === 1);
+      await eventually(() => holdLines().length === 1);
       const hold = holdLines()[0] ?? {};
       expect(hold).toMatchObject({ status: 529, operation: 'image' });
       const delayMs = hold.delayMs as number;
       expect(delayMs).toBeGreaterThanOrEqual(200);
       const other = slow.generateImages('gemini-image', { prompt: 'a lake' });
       await Promise.all([first, other]);
-      await until(() => seenAt.length === 3);
+      await eventually(() => seenAt.length === 3);
       for (const at of seenAt.slice(1)) expect(at - (hold.time as number)).toBeGreaterThanOrEqual(delayMs - 10);
     } finally {
       await slow.close();
@@ -103,7 +99,7 @@ describe('GenAiClient backs off globally when the service pushes back', () => {
   it('a caller waiting at the closed gate can abort, and never reaches the service', async () => {
     // Fault counts are per identical request for the emulator's lifetime: a prompt of its own.
     const first = ask(client, 'aborting [fault:429=1*1]');
-    await until(() => holdLines().length === 1);
+    await eventually(() => holdLines().length === 1);
     const controller = new AbortController();
     const waiting = ask(client, 'never sent', controller.signal);
     const reason = new Error('trigger deleted');

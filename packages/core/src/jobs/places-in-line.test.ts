@@ -6,6 +6,7 @@ import type { MessageRef } from '../surface/surface.js';
 import type { NewJobStep } from '../store/index.js';
 import type { ChatJob } from './chat-job.js';
 import { PlacesInLine, takeBackFirstPost } from './places-in-line.js';
+import { eventually } from '@genbot/test-servers';
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
@@ -59,16 +60,12 @@ function places(surface: RecordingSurface, claimed: Set<string>) {
   return { shown, steps };
 }
 
-async function settled(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 describe('places in line shown from ingress', () => {
   it('posts the place as the job’s first message and records it, so the worker edits it', async () => {
     const surface = new DeletingSurface();
     const { shown, steps } = places(surface, new Set());
     shown.show(mention('dc-msg-1'), 3);
-    await settled(() => steps.length > 0);
+    await eventually(() => steps.length > 0);
     expect(surface.texts()).toEqual([copy.chatQueued(3)]);
     expect(steps).toEqual([{ id: 'dc-msg-1', step: { name: 'posted', index: 0, messageId: 'm1' } }]);
     expect(surface.deleted).toEqual([]);
@@ -78,7 +75,7 @@ describe('places in line shown from ingress', () => {
     const surface = new DeletingSurface();
     const { shown, steps } = places(surface, new Set(['dc-msg-2']));
     shown.show(mention('dc-msg-2'), 1);
-    await settled(() => surface.deleted.length > 0);
+    await eventually(() => surface.deleted.length > 0);
     expect(surface.deleted).toEqual(['m1']);
     expect(steps).toEqual([]);
   });
@@ -87,7 +84,7 @@ describe('places in line shown from ingress', () => {
     const surface = new RecordingSurface({ private: true });
     const { shown, steps } = places(surface, new Set());
     shown.show(mention('dc-msg-3'), 2);
-    await settled(() => surface.privates.length > 0);
+    await eventually(() => surface.privates.length > 0);
     expect(surface.privates.map((note) => [note.userId, note.target, note.text])).toEqual([
       ['U1', { channelId: 'C1', threadId: 'dc-msg-3-ts' }, copy.chatQueued(2)],
     ]);

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { eventually } from '@genbot/test-servers';
 import { createApp } from './app.js';
 import type { FakeContext } from './context.js';
 import { Dispatcher } from './dispatcher.js';
@@ -20,7 +21,6 @@ import { listen } from './server.js';
 import { createSnowflakeGenerator } from './snowflake.js';
 import { TransferFaults, type RedirectFault } from '../transfer-faults.js';
 import type { DownloadFault, SlowCallback, TransferFault, TransferFaultSwitch } from './transfer-faults.js';
-import { waitFor } from './wait-for.js';
 import { APPLICATION_FLAG_MESSAGE_CONTENT } from './permissions.js';
 import { wireGuildCreate, wireReady } from './wire.js';
 import { onShard, shardOf, type ShardInfo } from './shards.js';
@@ -274,7 +274,8 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     connectedSessions: () => gateway.connectedSessions.length,
     connectedShards: () => gateway.connectedSessions.map((session) => session.shard),
     guildShard: (count) => shardOf(state.guild.id, count),
-    waitFor: (predicate, timeoutMs = 5000) => waitFor(() => predicate(state), timeoutMs),
+    waitFor: (predicate, timeoutMs = 5000) =>
+      eventually(() => predicate(state), { timeoutMs, what: 'a condition on the Discord fake' }),
     async close() {
       driver.close();
       await gateway.close();

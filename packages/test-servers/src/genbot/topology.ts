@@ -1,9 +1,9 @@
-import { REDIS_APPEND_ONLY_ARGS } from '@genbot/test-servers';
+import { REDIS_APPEND_ONLY_ARGS } from '../redis.js';
 
 /**
  * The scaled-out deployment, described once: compose.yaml runs it in containers, and the
  * scale-out tests start the same processes from this description on loopback (Debian's
- * redis-server, PostgreSQL and nginx through @genbot/test-servers, plus `node` processes).
+ * redis-server, PostgreSQL and nginx through ./engines.ts, plus `node` processes).
  * test/compose checks that compose.yaml and the Dockerfile say what this module says.
  */
 
@@ -28,7 +28,7 @@ export const CONTAINER_SLACK_PORT = 3000;
 
 export type Role = 'slack' | 'discord' | 'worker';
 
-export interface GenbotProcess {
+export interface TopologyProcess {
   /** The compose service name, and the process's name in tests. */
   readonly name: string;
   readonly role: Role;
@@ -64,7 +64,7 @@ const COMMON: readonly ProvidedName[] = [
 const SLACK: readonly ProvidedName[] = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET'];
 const DISCORD: readonly ProvidedName[] = ['DISCORD_TOKEN', 'DISCORD_APPLICATION_ID'];
 
-const slackReplica = (name: string): GenbotProcess => ({
+const slackReplica = (name: string): TopologyProcess => ({
   name,
   role: 'slack',
   args: ['slack'],
@@ -72,7 +72,7 @@ const slackReplica = (name: string): GenbotProcess => ({
   provided: [...COMMON, ...SLACK, 'SLACK_PORT'],
 });
 
-const discordShard = (id: number, count: number): GenbotProcess => ({
+const discordShard = (id: number, count: number): TopologyProcess => ({
   name: `discord-${id}`,
   role: 'discord',
   args: ['discord'],
@@ -80,8 +80,11 @@ const discordShard = (id: number, count: number): GenbotProcess => ({
   provided: [...COMMON, ...DISCORD],
 });
 
-/** Workers answer on both platforms through their APIs (no gateway), so they hold both tokens. */
-const worker = (name: string): GenbotProcess => ({
+/**
+ * Workers answer on both platforms through their APIs (no gateway), so they hold both tokens. More than
+ * the topology's two are started the same way (the scale bench runs up to four).
+ */
+export const workerProcess = (name: string): TopologyProcess => ({
   name,
   role: 'worker',
   args: ['worker'],
@@ -90,13 +93,13 @@ const worker = (name: string): GenbotProcess => ({
 });
 
 /** Two Slack replicas behind the balancer, two Discord shard processes, two workers. */
-export const PROCESSES: readonly GenbotProcess[] = [
+export const PROCESSES: readonly TopologyProcess[] = [
   slackReplica('slack-1'),
   slackReplica('slack-2'),
   discordShard(0, 2),
   discordShard(1, 2),
-  worker('worker-1'),
-  worker('worker-2'),
+  workerProcess('worker-1'),
+  workerProcess('worker-2'),
 ];
 
 /**
@@ -117,7 +120,14 @@ export const INFRASTRUCTURE = {
 } as const;
 
 /** The processes the balancer spreads Slack's requests over. */
-export const BALANCED: readonly GenbotProcess[] = PROCESSES.filter((process) => process.role === 'slack');
+export const BALANCED: readonly TopologyProcess[] = PROCESSES.filter((process) => process.role === 'slack');
+
+/** The topology's process called `name`. */
+export function processNamed(name: string): TopologyProcess {
+  const found = PROCESSES.find((process) => process.name === name);
+  if (found === undefined) throw new Error(`no process ${name} in the topology`);
+  return found;
+}
 
 /** Where one run of the topology finds what `provided` names. */
 export interface Endpoints {
@@ -134,7 +144,7 @@ export interface Endpoints {
 }
 
 /** The environment of one process of the topology, as a test starts it: exactly its names, and the fakes' URLs. */
-export function environmentOf(process: GenbotProcess, endpoints: Endpoints): Record<string, string> {
+export function environmentOf(process: TopologyProcess, endpoints: Endpoints): Record<string, string> {
   const values: Record<ProvidedName, string | undefined> = {
     REDIS_URL: endpoints.redisUrl,
     DATABASE_URL: endpoints.databaseUrl,
@@ -162,6 +172,6 @@ export function environmentOf(process: GenbotProcess, endpoints: Endpoints): Rec
 }
 
 /** Every name a process of the topology is configured with in compose.yaml. */
-export function environmentNames(process: GenbotProcess): string[] {
+export function environmentNames(process: TopologyProcess): string[] {
   return [...Object.keys(process.fixed), ...process.provided].sort();
 }

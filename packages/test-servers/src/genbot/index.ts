@@ -1,0 +1,30 @@
+export {
+  type Engines,
+  enginesInstalled,
+  enginesMissing,
+  type Outside,
+  outsideOf,
+  type StartOptions,
+  startEngines,
+} from './engines.js';
+export { BIN, cleanEnv, EMPTY_DIR, follow, type GenbotProcess, type SpawnOptions, spawnGenbot } from './process.js';
+export {
+  BALANCED,
+  CONTAINER_HEALTH_PORT,
+  CONTAINER_SLACK_PORT,
+  type Endpoints,
+  environmentNames,
+  environmentOf,
+  GENBOT_ENTRY,
+  INFRASTRUCTURE,
+  PROCESSES,
+  processNamed,
+  type ProvidedName,
+  READINESS_PROBE,
+  REDIS_COMMAND,
+  REDIS_DATA,
+  type Role,
+  STOP_LIMIT_MS,
+  type TopologyProcess,
+  workerProcess,
+} from './topology.js';
