@@ -39,7 +39,12 @@ export function createJobWorker(options: {
     deps: {
       images: models.client,
       chat: models.client,
-      config: { imageModel: models.imageModel, chatModel: models.chatModel, maxReplyChars: core.reply.maxChars },
+      config: {
+        imageModel: models.imageModel,
+        chatModel: models.chatModel,
+        maxReplyChars: core.reply.maxChars,
+        ...core.chat,
+      },
       logger,
     },
     logger,
