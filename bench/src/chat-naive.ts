@@ -40,6 +40,7 @@ export function naiveSlackSurface(apiUrl: string, botToken: string): ChatSurface
     return body;
   };
   return {
+    platform: 'slack',
     limits: { ...NAIVE_LIMITS, maxMessageChars: 4_000 },
     async post(target, text): Promise<MessageRef> {
       const { ts } = await slack('chat.postMessage', {
@@ -62,6 +63,7 @@ export function naiveDiscordSurface(apiUrl: string, botToken: string): ChatSurfa
   const headers = { authorization: `Bot ${botToken}`, 'content-type': 'application/json' };
   const rest = `${apiUrl}/v10`;
   return {
+    platform: 'discord',
     limits: { ...NAIVE_LIMITS, maxMessageChars: 2_000 },
     async post(target, text): Promise<MessageRef> {
       const reference =

@@ -39,6 +39,7 @@ function timedSurface(): { surface: ChatSurface; firstPost: Promise<number>; upl
   });
   let next = 1;
   const surface: ChatSurface = {
+    platform: 'slack',
     limits: {
       maxMessageChars: 4000,
       minPostIntervalMs: 0,

@@ -1,3 +1,4 @@
+import { systemPromptFor } from '@genbot/core/chat';
 import { copy } from '@genbot/core/copy';
 import type { DiscordMessage } from '@genbot/fakes';
 import sharp from 'sharp';
@@ -80,6 +81,20 @@ describe('mentions on Discord', () => {
       expect(version.length).toBeGreaterThan(0);
       if (index > 0) expect(version.startsWith(versions[index - 1] ?? '')).toBe(true);
     }
+  });
+
+  it('asks with the built-in system prompt naming Discord and today, the default max_tokens, and no Discord ID', async () => {
+    const before = new Date();
+    const mention = h.fake.userSays({ user: 'ada', channelId: h.channelId, content: `${h.mention} what can you do?` });
+    const { request } = await streamedReply(h.channelId, mention);
+    const after = new Date();
+    // Either side of a UTC midnight the test may straddle.
+    const expected = [before, after].map((now) => systemPromptFor({ configured: undefined, platform: 'discord', now }));
+    expect(expected).toContain(request.system);
+    expect(request.system).toContain('You are genbot, an assistant in Discord.');
+    expect(request.max_tokens).toBe(4_096);
+    expect(request.metadata?.user_id).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(request.metadata)).not.toContain(mention.author.id);
   });
 
   it('answers a mention in a thread in that thread, with the thread as the conversation', async () => {

@@ -36,6 +36,7 @@ export class MemoryPlatform implements SurfaceFactory {
 
   surfaceFor(): ChatSurface {
     return {
+      platform: this.platform,
       limits: {
         maxMessageChars: 4000,
         minPostIntervalMs: 0,

@@ -56,6 +56,7 @@ const channelPlace = z.object({ guild_id: z.string().optional(), parent_id: z.st
  * be a gateway client or one that never logged in (a worker's).
  */
 export class ChannelSurface implements ChatSurface {
+  readonly platform = 'discord';
   readonly limits = discordLimits();
   /** A result is a message of its own here (its text, images and buttons): the progress message gives way to it. */
   readonly resultStandsAlone = true;

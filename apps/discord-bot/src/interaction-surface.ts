@@ -55,6 +55,7 @@ export interface InteractionSurfaceOptions {
  * with plain channel messages instead.
  */
 export class InteractionSurface implements ChatSurface {
+  readonly platform = 'discord';
   readonly limits: SurfaceLimits = discordLimits();
   readonly #webhook: InteractionWebhook;
   readonly #paceKey: string;

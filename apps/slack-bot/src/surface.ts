@@ -68,6 +68,7 @@ export class SlackResponseError extends GenBotError {}
  * (`initial_comment`) are mrkdwn, so they alone are converted.
  */
 export class SlackSurface implements ChatSurface {
+  readonly platform = 'slack';
   readonly limits = SLACK_LIMITS;
   /** A result is a file message of its own, with its text and buttons: the job's progress message gives way to it. */
   readonly resultStandsAlone = true;

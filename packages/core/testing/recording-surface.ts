@@ -10,6 +10,7 @@ import type {
   ThreadMessage,
   UploadFile,
 } from '../src/surface/surface.js';
+import type { Platform } from '../src/surface/platform.js';
 
 /** Whether `ms` pass (on the global timers, which tests fake) before `signal` aborts. */
 function landsUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
@@ -57,6 +58,8 @@ export interface RecordingSurfaceOptions {
   progressMs?: number;
   /** Give the surface a paceKey: its calls count against this key, not their channel (Discord's interaction webhooks). */
   paceKey?: string;
+  /** The platform the surface stands for (default Slack). */
+  platform?: Platform;
   /** Give the surface a postPrivate (Slack's ephemeral messages), recorded in `privates`. */
   private?: boolean;
   thread?: ThreadMessage[];
@@ -64,6 +67,7 @@ export interface RecordingSurfaceOptions {
 }
 
 export class RecordingSurface implements ChatSurface {
+  readonly platform: Platform;
   readonly limits: SurfaceLimits;
   readonly messages: RecordedMessage[] = [];
   readonly uploads: RecordedUpload[] = [];
@@ -81,6 +85,7 @@ export class RecordingSurface implements ChatSurface {
   #nextId = 1;
 
   constructor(options: RecordingSurfaceOptions = {}) {
+    this.platform = options.platform ?? 'slack';
     this.limits = {
       maxMessageChars: 2000,
       minPostIntervalMs: 1000,

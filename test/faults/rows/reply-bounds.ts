@@ -3,8 +3,8 @@ import { expect } from 'vitest';
 import type { Row } from '../support/row.js';
 import { settled } from '../support/settle.js';
 
-/** The bot's default max_tokens, enforced locally at twice the budget by a count of four characters a token. */
-const LONGEST_REPLY = 2_048 * 2 * 4;
+/** The bot's default max_tokens (CHAT_MAX_TOKENS), enforced locally at twice the budget by a count of four characters a token. */
+const LONGEST_REPLY = 4_096 * 2 * 4;
 const MENTIONS = 10;
 const BUSY = /^⏳ You already have requests on the way\. Try again in about \d+ seconds?\.$/;
 

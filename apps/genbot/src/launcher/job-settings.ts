@@ -2,9 +2,16 @@ import type { CoreConfig } from '@genbot/core/config';
 import type { OpenService } from '../service.js';
 import type { JobsOptions, WorkerModels } from '../wiring/jobs.js';
 
-/** What jobs take from core's settings: the daily quotas, the longest reply, RETENTION_DAYS. */
-export function jobsOfCore(core: CoreConfig): Pick<JobsOptions, 'quota' | 'maxReplyChars' | 'retentionDays'> {
-  return { quota: core.quota, maxReplyChars: core.reply.maxChars, retentionDays: core.retentionDays };
+/** What jobs take from core's settings: the daily quotas, the longest reply, the conversation's, RETENTION_DAYS. */
+export function jobsOfCore(
+  core: CoreConfig,
+): Pick<JobsOptions, 'quota' | 'maxReplyChars' | 'conversation' | 'retentionDays'> {
+  return {
+    quota: core.quota,
+    maxReplyChars: core.reply.maxChars,
+    conversation: core.chat,
+    retentionDays: core.retentionDays,
+  };
 }
 
 /** The service's models jobs run on. */

@@ -1,3 +1,4 @@
+import type { ConversationConfig } from '@genbot/core/config';
 import type { QuotaConfig } from '@genbot/core/config';
 import {
   ChatJobIntake,
@@ -71,6 +72,8 @@ export interface JobsOptions {
   quota?: QuotaConfig | undefined;
   /** Longest reply shown, in characters (default: core's). */
   maxReplyChars?: number | undefined;
+  /** CHAT_SYSTEM_PROMPT, CHAT_MAX_TOKENS and the key of the per-user hash (default: core's). */
+  conversation?: ConversationConfig | undefined;
   /** RETENTION_DAYS: old records are swept once the database is open (default: never). */
   retentionDays?: number | undefined;
   /** Jobs queued, refused, started and finished, for `/metrics` (default: none kept). */
@@ -168,6 +171,7 @@ export function openJobs(options: JobsOptions): Jobs {
             imageModel: models.imageModel,
             chatModel: models.chatModel,
             ...(options.maxReplyChars === undefined ? {} : { maxReplyChars: options.maxReplyChars }),
+            ...options.conversation,
           },
           logger,
         },

@@ -4,6 +4,9 @@ import { JobHandedOverError } from '../scheduling/job-handed-over-error.js';
 import { JobScheduler } from '../scheduling/job-scheduler.js';
 import { buildConversation } from './conversation.js';
 import { converse } from './converse.js';
+import { systemPromptFor } from './system-prompt.js';
+import { opaqueUserId } from './user-hash.js';
+import type { MessagesRequest } from '../genai/types.js';
 import { copy } from '../copy/copy.js';
 import { RateLimitedError } from '../surface/rate-limited-error.js';
 import type { ReplyContext, ReplyStream, ThreadMessage } from '../surface/surface.js';
@@ -54,6 +57,25 @@ describe('converse against the emulator', () => {
     expect(surface.texts()).toEqual([await expectedReply(history, trigger)]);
     expect(surface.messages[0]?.ref.threadId).toBe(target.threadId);
     expect(surface.progressTimes.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('asks with the system prompt for its platform and today, the max_tokens set, and an opaque user', async () => {
+    const { history, trigger } = thread('Where is it warm in March?');
+    const now = new Date('2027-03-05T10:00:00Z');
+    const surface = new RecordingSurface({ platform: 'discord', limits: fast, thread: history });
+    const base = service.deps(surface);
+    const deps = { ...base, now: () => now, config: { ...base.config, maxTokens: 321, userIdKey: 'key-1' } };
+    expect(await converse({ target, trigger }, deps)).toBe('done');
+    const sent = service.emulator.requests.at(-1)?.body as MessagesRequest;
+    expect(sent.system).toBe(systemPromptFor({ configured: undefined, platform: 'discord', now }));
+    expect(sent.system).toContain('Discord');
+    expect(sent.max_tokens).toBe(321);
+    expect(sent.metadata).toEqual({ user_id: opaqueUserId('discord', bob.id, 'key-1') });
+    expect(JSON.stringify(sent.metadata)).not.toContain(bob.id);
+
+    const configured = { ...deps, config: { ...deps.config, system: 'You are Ferris. Be brief.' } };
+    expect(await converse({ target, trigger }, configured)).toBe('done');
+    expect(service.emulator.requests.at(-1)?.body).toMatchObject({ system: 'You are Ferris. Be brief.' });
   });
 
   it('splits a long reply cleanly and delivers it exactly, through rate limits on edits', async () => {

@@ -8,12 +8,14 @@ import type { ChatDeps, ChatOutcome } from './deps.js';
 import type { ReplyWriter } from '../rendering/reply-pump.js';
 import { createReplyWriter } from './reply-writer.js';
 import { runModelCall } from './run-model-call.js';
+import { systemPromptFor } from './system-prompt.js';
+import { opaqueUserId } from './user-hash.js';
 import { tellPrivatelyUnlessShown } from './status-message.js';
 import type { ChatTarget, ThreadMessage } from '../surface/surface.js';
 import { readThreadOrNothing } from './thread-history.js';
 import { turnAway } from './turn-away.js';
 
-export const DEFAULT_MAX_TOKENS = 2_048;
+export const DEFAULT_MAX_TOKENS = 4_096;
 export const DEFAULT_MAX_REPLY_CHARS = 40_000;
 
 /**
@@ -141,7 +143,12 @@ export async function converse(input: ConverseInput, deps: ChatDeps, signal?: Ab
           model: config.chatModel,
           messages,
           max_tokens: maxTokens,
-          ...(config.system === undefined ? {} : { system: config.system }),
+          system: systemPromptFor({
+            configured: config.system,
+            platform: deps.surface.platform,
+            now: deps.now?.() ?? new Date(),
+          }),
+          metadata: { user_id: opaqueUserId(deps.surface.platform, input.trigger.author.id, config.userIdKey) },
         },
         jobSignal === undefined ? {} : { signal: jobSignal },
       );

@@ -10,12 +10,14 @@ export interface ChatConfig {
   imageModel: string;
   /** CHAT_MODEL: conversations. */
   chatModel: string;
-  /** max_tokens of a reply (default 2,048); enforced locally too, roughly, should the service run past it. */
+  /** CHAT_MAX_TOKENS: max_tokens of a reply (default 4,096); enforced locally too, roughly, should the service run past it. */
   maxTokens?: number;
   /** Longest reply shown, in characters (REPLY_MAX_CHARS, default 40,000); past it, a short note ends it. */
   maxReplyChars?: number;
-  /** System prompt of conversations. */
-  system?: string;
+  /** CHAT_SYSTEM_PROMPT: the deployment's system prompt of conversations; unset, a built-in one (`systemPromptFor`). */
+  system?: string | undefined;
+  /** The per-deployment key of `metadata.user_id`'s hash (`opaqueUserId`); unset, a built-in one. */
+  userIdKey?: string | undefined;
   /** Estimated tokens of thread history sent with a conversation (default 8,000). */
   historyTokenBudget?: number;
 }
@@ -29,6 +31,8 @@ export interface ChatDeps {
   config: ChatConfig;
   logger: ChatLogger;
   clock?: Clock;
+  /** The wall-clock time (a conversation's system prompt names today's date); default the system's. */
+  now?: (() => Date) | undefined;
   /** The process's one per-channel budget: every post and edit waits its turn there. */
   channels: ChannelBudget;
   /**

@@ -10,3 +10,4 @@ export { handleMention } from './handle-mention.js';
 export { splitAspectFlag } from './aspect-flag.js';
 export type { CachedMessage, CachedThread, ThreadCache, ThreadKey } from './thread-cache.js';
 export { compareMessageIds, InMemoryThreadCache } from './thread-cache.js';
+export { systemPromptFor, type SystemPromptSources } from './system-prompt.js';

@@ -1,5 +1,6 @@
 export {
   loadConfig,
+  type ConversationConfig,
   type CoreConfig,
   type QuotaConfig,
   type ReplyConfig,

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
         maxResponseBytes: 32 * 1024 * 1024,
       },
       reply: { maxChars: 40_000 },
+      chat: { system: undefined, maxTokens: 4_096, userIdKey: undefined },
       quota: { imagesPerDay: undefined, chatTokensPerDay: undefined },
       retentionDays: 30,
       logLevel: 'info',
@@ -51,6 +52,8 @@ describe('loadConfig', () => {
       QUOTA_IMAGES_PER_DAY: '20',
       QUOTA_CHAT_TOKENS_PER_DAY: '0',
       RETENTION_DAYS: '7',
+      CHAT_SYSTEM_PROMPT: "  You are Ferris, the docs team's helper.\nBe brief.  ",
+      CHAT_MAX_TOKENS: '64000',
     });
     expect(config).toEqual({
       service: {
@@ -64,6 +67,7 @@ describe('loadConfig', () => {
         maxResponseBytes: 1_048_576,
       },
       reply: { maxChars: 12_000 },
+      chat: { system: "You are Ferris, the docs team's helper.\nBe brief.", maxTokens: 64_000, userIdKey: 'k-1' },
       quota: { imagesPerDay: 20, chatTokensPerDay: 0 },
       retentionDays: 7,
       logLevel: 'debug',
@@ -78,10 +82,9 @@ describe('loadConfig', () => {
   });
 
   it('treats empty values as unset', () => {
-    expect(loadConfig({ GENAI_BASE_URL: '', CHAT_MODEL: ' ' }).service).toMatchObject({
-      endpoint: undefined,
-      chatModel: DEFAULT_MODELS.chat,
-    });
+    const config = loadConfig({ GENAI_BASE_URL: '', CHAT_MODEL: ' ', CHAT_SYSTEM_PROMPT: ' \n ', CHAT_MAX_TOKENS: '' });
+    expect(config.service).toMatchObject({ endpoint: undefined, chatModel: DEFAULT_MODELS.chat });
+    expect(config.chat).toMatchObject({ system: undefined, maxTokens: 4_096 });
   });
 
   it.each([
@@ -96,6 +99,9 @@ describe('loadConfig', () => {
     [{ RETENTION_DAYS: '0' }, 'RETENTION_DAYS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ REPLY_MAX_CHARS: '10' }, 'REPLY_MAX_CHARS'],
+    [{ CHAT_MAX_TOKENS: '0' }, 'CHAT_MAX_TOKENS'],
+    [{ CHAT_MAX_TOKENS: '64001' }, 'CHAT_MAX_TOKENS'],
+    [{ CHAT_MAX_TOKENS: '4k' }, 'CHAT_MAX_TOKENS'],
   ])('names the variable that does not fit (%o)', (env, variable) => {
     const error = errorOf(() => loadConfig(env));
     expect(error).toBeInstanceOf(UsageError);

@@ -38,10 +38,25 @@ export interface QuotaConfig {
   chatTokensPerDay: number | undefined;
 }
 
+/** How conversations ask the model, whatever the platform. */
+export interface ConversationConfig {
+  /** CHAT_SYSTEM_PROMPT; undefined: the built-in one (see `systemPromptFor`). */
+  system: string | undefined;
+  /** CHAT_MAX_TOKENS: `max_tokens` of a conversation's messages request. */
+  maxTokens: number;
+  /**
+   * The key of the per-user hash sent as `metadata.user_id`: the deployment's service key, so the hash
+   * is stable across restarts and processes of one deployment and no one without the key can tie it
+   * back to a platform ID; undefined (the offline emulator): a fixed built-in key.
+   */
+  userIdKey: string | undefined;
+}
+
 /** What core itself is configured with; each app reads its platform's variables on its own. */
 export interface CoreConfig {
   service: ServiceConfig;
   reply: ReplyConfig;
+  chat: ConversationConfig;
   quota: QuotaConfig;
   /** RETENTION_DAYS: job inputs, image versions and cached thread messages older than this are swept. */
   retentionDays: number;
@@ -58,6 +73,7 @@ const TIMEOUT_RANGE = { min: 1, max: 3_600_000, what: 'milliseconds' };
 const DEFAULT_STREAM_TIMEOUT_MS = 600_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 const DEFAULT_RETENTION_DAYS = 30;
+const DEFAULT_CHAT_MAX_TOKENS = 4_096;
 
 function optionalCount(env: Env, name: string, what: string): number | undefined {
   if (envString(env, name) === undefined) return undefined;
@@ -77,7 +93,7 @@ function endpointOf(env: Env): ServiceEndpoint | undefined {
  * GENAI_IMAGE_TIMEOUT_MS, GENAI_TEXT_TIMEOUT_MS and GENAI_STREAM_TIMEOUT_MS tune the service
  * timeouts, GENAI_MAX_RESPONSE_BYTES caps its answers, and REPLY_MAX_CHARS bounds a reply;
  * QUOTA_IMAGES_PER_DAY, QUOTA_CHAT_TOKENS_PER_DAY and RETENTION_DAYS set the daily quotas and
- * how long content is kept.
+ * how long content is kept; CHAT_SYSTEM_PROMPT and CHAT_MAX_TOKENS shape a conversation's request.
  */
 export function loadConfig(env: Env): CoreConfig {
   const endpoint = endpointOf(env);
@@ -112,6 +128,16 @@ export function loadConfig(env: Env): CoreConfig {
         max: 1_000_000,
         what: 'characters',
       }),
+    },
+    chat: {
+      system: envString(env, 'CHAT_SYSTEM_PROMPT'),
+      maxTokens: envInteger(env, 'CHAT_MAX_TOKENS', {
+        fallback: DEFAULT_CHAT_MAX_TOKENS,
+        min: 1,
+        max: 64_000,
+        what: 'a number of tokens',
+      }),
+      userIdKey: apiKey,
     },
     quota: {
       imagesPerDay: optionalCount(env, 'QUOTA_IMAGES_PER_DAY', 'a number of images'),

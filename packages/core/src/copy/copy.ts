@@ -4,6 +4,7 @@ import { ASPECT_RATIOS } from '../genai/types.js';
 import type { JobRejectionReason } from '../scheduling/job-rejected-error.js';
 import type { UnavailableReason } from '../files/attachment-unavailable.js';
 import type { LeftOutFile } from '../files/model-content.js';
+import type { Platform } from '../surface/platform.js';
 
 /**
  * Every sentence the bot says on its own, in standard Markdown (each surface
@@ -106,6 +107,13 @@ function placeInLine(position: number): string {
 function afterRestart(asked: string): string {
   return `${quote(asked)} will continue after the restart.`;
 }
+
+const PLATFORM_NAMES: Readonly<Record<Platform, string>> = { slack: 'Slack', discord: 'Discord' };
+/** What each platform's Markdown shows (Slack's `markdown_text` renders tables, Discord's messages do not). */
+const MARKDOWN_SHOWN: Readonly<Record<Platform, string>> = {
+  slack: 'headings, lists, emphasis, links, code blocks and tables.',
+  discord: 'headings, lists, emphasis, links and code blocks, but no tables.',
+};
 
 export const copy = {
   /** A daily quota is used up; nothing was sent to the service. `resetsInSeconds`: until the next UTC midnight. */
@@ -345,4 +353,17 @@ export const copy = {
   formTimedOut: '⏳ The form took too long to open. Press Edit again.',
   /** The platform refused to open the form for another reason. */
   formNotOpened: "⚠️ I couldn't open the form. Pressing Edit again may help.",
+  /**
+   * Said to the model, not to a person: a conversation's system prompt when the deployment set none
+   * (CHAT_SYSTEM_PROMPT). Kept here so every word the bot puts forward is in one place. It claims only
+   * what a conversation does: the model answers, and images come from `/imagine` and the buttons.
+   */
+  builtInSystemPrompt: (platform: Platform, today: string): string => {
+    const where = PLATFORM_NAMES[platform];
+    return [
+      `You are genbot, an assistant in ${where}. Today is ${today}.`,
+      `People's messages start with their name. Your replies are shown in ${where} as Markdown: ${MARKDOWN_SHOWN[platform]}`,
+      'You answer questions and help with writing, code and ideas. You cannot make or change images yourself: people make them with `/imagine` and change them with the buttons under an image, so point them there when they ask for a picture.',
+    ].join('\n\n');
+  },
 };

@@ -1,5 +1,6 @@
-/** The chat platforms a job or record belongs to. */
-export type Platform = 'slack' | 'discord';
+import type { Platform } from '../surface/platform.js';
+
+export type { Platform };
 
 /**
  * Where something happened. `workspaceId` is the Slack team or the Discord

@@ -1,3 +1,5 @@
+import type { Platform } from './platform.js';
+
 /**
  * The port each chat app implements (Slack with the Web API, Discord with
  * discord.js). Core talks only to this: plain data in, plain data out, no
@@ -13,6 +15,8 @@
  * is treated as transient and retried a few times.
  */
 export interface ChatSurface {
+  /** Where this surface answers: a conversation tells the model which platform it is on. */
+  readonly platform: Platform;
   readonly limits: SurfaceLimits;
 
   /** Posts a message into the channel, or into the thread when `target.threadId` is set. */

@@ -1,0 +1,27 @@
+import { copy } from '../copy/copy.js';
+import type { Platform } from '../surface/platform.js';
+
+export interface SystemPromptSources {
+  /** CHAT_SYSTEM_PROMPT, when the deployment set one. */
+  configured: string | undefined;
+  /** Where the conversation happens. */
+  platform: Platform;
+  /** The wall-clock time of the request: the built-in prompt names its date (UTC). */
+  now: Date;
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+
+/** `Saturday, 2027-03-06 (UTC)`: spelled out here, so it does not change with the runtime's locale data. */
+function today(now: Date): string {
+  return `${WEEKDAYS[now.getUTCDay()]}, ${now.toISOString().slice(0, 10)} (UTC)`;
+}
+
+/**
+ * The effective system prompt of a conversation: the deployment's own when it set one, else the
+ * built-in one (who the bot is, on which platform, today's date, what it can do). The channel's and
+ * workspace's `system_prompt` settings go before `configured` here, in that order, once they exist.
+ */
+export function systemPromptFor(sources: SystemPromptSources): string {
+  return sources.configured ?? copy.builtInSystemPrompt(sources.platform, today(sources.now));
+}
