@@ -1,3 +1,4 @@
+import { eventually } from '@genbot/test-servers';
 import { crc32, deflateSync } from 'node:zlib';
 import { copy } from '@genbot/core/copy';
 import type { UnavailableReason } from '@genbot/core/errors';
@@ -67,13 +68,9 @@ function messagesRequestsSeen(ctx: RowContext): number {
   return ctx.requests().filter((request) => request.path.endsWith('/v1/messages')).length;
 }
 
-/** Polls without waiting for quiet: streamed replies keep changing the view. */
+/** Waits without waiting for quiet: streamed replies keep changing the view. */
 async function until(done: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('the expected state never came');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await eventually(done, { timeoutMs, what: 'the expected state' });
 }
 
 /** The edited image arrives in the row's channel (one upload of one image), and the service got the source. */

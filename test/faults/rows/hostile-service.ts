@@ -1,3 +1,4 @@
+import { eventually } from '@genbot/test-servers';
 import { copy } from '@genbot/core/copy';
 import { ServiceTimeoutError } from '@genbot/core/errors';
 import { describeError } from '@genbot/core/genai';
@@ -13,10 +14,10 @@ const MiB = 1024 * 1024;
 /** Every attempt of the row got its error page, and none read more than its start (a 200 MiB page each). */
 async function expectOnlyStartsRead(ctx: RowContext, attempts: number): Promise<void> {
   // An answer's size is known once its connection closes, which may come just after the reply.
-  const deadline = Date.now() + 10_000;
-  while (ctx.requests().some((request) => request.responseBytes === undefined) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await eventually(() => ctx.requests().every((request) => request.responseBytes !== undefined), {
+    timeoutMs: 10_000,
+    what: 'the size of every answer',
+  });
   const sent = ctx.requests().map((request) => request.responseBytes ?? Number.POSITIVE_INFINITY);
   expect(sent).toHaveLength(attempts);
   expect(Math.max(...sent)).toBeLessThan(16 * MiB);

@@ -1,3 +1,4 @@
+import { eventually } from '@genbot/test-servers';
 import { copy } from '@genbot/core/copy';
 import type { MessagesRequest } from '@genbot/core/genai';
 import sharp from 'sharp';
@@ -9,13 +10,10 @@ import { settled } from './settle.js';
 
 /** Waits for the bot's n-th (1-based) conversation request of the row. */
 export async function nthMessagesRequest(ctx: RowContext, n = 1, timeoutMs = 15_000): Promise<MessagesRequest> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const request = messagesRequests(ctx.requests())[n - 1];
-    if (request !== undefined) return request;
-    if (Date.now() > deadline) throw new Error(`the bot sent no conversation request #${n}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return eventually(() => messagesRequests(ctx.requests())[n - 1], {
+    timeoutMs,
+    what: `the bot's conversation request #${n}`,
+  });
 }
 
 /** The text of the conversation's last user turn, as the model got it. */

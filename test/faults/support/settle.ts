@@ -1,3 +1,4 @@
+import { eventually } from '@genbot/test-servers';
 import type { RecordedRequest } from '@genbot/emulator';
 import { messagesRequests } from './oracle.js';
 import type { Platform, View } from './platform.js';
@@ -29,20 +30,20 @@ export async function settled(
   done: (view: View) => boolean,
   timeoutMs = 25_000,
 ): Promise<View> {
-  const deadline = Date.now() + timeoutMs;
   let last = '';
   let changedAt = Date.now();
-  for (;;) {
-    const view = platform.view(channel);
-    const print = fingerprint(view);
-    if (print !== last) {
-      last = print;
-      changedAt = Date.now();
-    }
-    if (done(view) && Date.now() - changedAt >= QUIET_MS) return view;
-    if (Date.now() > deadline) throw new Error(`the bot's messages never settled as expected; last seen: ${print}`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+  return eventually(
+    () => {
+      const view = platform.view(channel);
+      const print = fingerprint(view);
+      if (print !== last) {
+        last = print;
+        changedAt = Date.now();
+      }
+      return done(view) && Date.now() - changedAt >= QUIET_MS && view;
+    },
+    { timeoutMs, everyMs: POLL_MS, what: () => `the bot's messages settled as expected; last seen: ${last}` },
+  );
 }
 
 const MARKER = 'marker, answer briefly [len:40]';
@@ -56,13 +57,10 @@ const MARKER = 'marker, answer briefly [len:40]';
 export async function beforeMarker(ctx: RowContext): Promise<{ view: View; requests: RecordedRequest[] }> {
   const isMarker = (request: RecordedRequest) => JSON.stringify(request.body).includes(MARKER);
   await ctx.platform.mention(ctx.channel, MARKER);
-  const deadline = Date.now() + 15_000;
-  let request = ctx.requests().find(isMarker);
-  while (request === undefined) {
-    if (Date.now() > deadline) throw new Error('the bot sent no conversation request for the marker');
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    request = ctx.requests().find(isMarker);
-  }
+  const request = await eventually(() => ctx.requests().find(isMarker), {
+    everyMs: POLL_MS,
+    what: 'the conversation request of the marker',
+  });
   const [body] = messagesRequests([request]);
   if (body === undefined) throw new Error(`the marker went to ${request.path}, not to the messages operation`);
   const answer = await ctx.oracle.reply(body);
