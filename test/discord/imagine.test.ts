@@ -91,7 +91,7 @@ describe('/imagine on Discord', () => {
     expect(followUps(interaction)).toEqual([]);
     expect(result.attachments).toHaveLength(2);
     for (const attachment of result.attachments) {
-      expect(attachment.filename).toMatch(/^a-lighthouse-at-dusk-\d\.png$/);
+      expect(attachment.filename).toMatch(/^a-lighthouse-at-dusk-\d-[0-9a-f]{6}\.png$/);
       const metadata = await sharp(attachment.bytes).metadata();
       expect(metadata.format).toBe('png');
       expect(ratio(metadata)).toBeCloseTo(16 / 9, 1);
