@@ -6,8 +6,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import { GenAiClient, MAX_INLINE_IMAGE_BYTES } from '@genbot/core/genai';
+import { pngDeclaring } from '@genbot/core/testing/image-bombs';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -183,29 +183,6 @@ describe('genbot', { timeout: 30_000 }, () => {
   });
 
   describe('chat --file', () => {
-    /** A PNG of a few hundred bytes whose header declares `width` × `height` pixels. */
-    function pngDeclaring(width: number, height: number): Buffer {
-      const chunk = (type: string, data: Buffer): Buffer => {
-        const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-        const length = Buffer.alloc(4);
-        length.writeUInt32BE(data.length);
-        const checksum = Buffer.alloc(4);
-        checksum.writeUInt32BE(crc32(body));
-        return Buffer.concat([length, body, checksum]);
-      };
-      const header = Buffer.alloc(13);
-      header.writeUInt32BE(width, 0);
-      header.writeUInt32BE(height, 4);
-      header[8] = 8;
-      header[9] = 2;
-      return Buffer.concat([
-        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-        chunk('IHDR', header),
-        chunk('IDAT', deflateSync(Buffer.alloc(1024))),
-        chunk('IEND', Buffer.alloc(0)),
-      ]);
-    }
-
     const PDF =
       '%PDF-1.4\n1 0 obj << /Type /Pages /Count 2 >> endobj\n2 0 obj << /Type /Page >> endobj\n3 0 obj << /Type /Page >> endobj\n%%EOF\n';
 

@@ -1,6 +1,6 @@
 import { eventually } from '@genbot/test-servers';
-import { crc32, deflateSync } from 'node:zlib';
 import { copy } from '@genbot/core/copy';
+import { pngDeclaring } from '@genbot/core/testing/image-bombs';
 import type { UnavailableReason } from '@genbot/core/errors';
 import sharp from 'sharp';
 import { expect } from 'vitest';
@@ -27,29 +27,6 @@ function colourPng(): Promise<Buffer> {
   return sharp({ create: { width: 48, height: 32, channels: 3, background: { r: 210, g: 60, b: 30 } } })
     .png()
     .toBuffer();
-}
-
-/** A valid PNG of a few hundred bytes whose header declares `width` × `height` pixels. */
-function pngDeclaring(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const checksum = Buffer.alloc(4);
-    checksum.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, checksum]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8;
-  header[9] = 2;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.alloc(1024))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 /** An animated GIF of `frames` 4 × 4 frames, alternating black and white so none merge. */
@@ -104,7 +81,7 @@ function bombRow(name: string, file: () => Promise<Buffer>, reason: string): Row
 export const edgeFaultRows: Row[] = [
   bombRow(
     'image bomb: a PNG of a few hundred bytes declaring 50,000 × 50,000 pixels is refused before anything is sent',
-    async () => pngDeclaring(50_000, 50_000),
+    async () => Buffer.from(pngDeclaring(50_000, 50_000)),
     copy.tooManyPixels(50_000, 50_000, 40),
   ),
   bombRow(

@@ -1,8 +1,7 @@
-import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ImageBlockParam } from '../genai/types.js';
-import { gifWithFrames } from '../../testing/image-bombs.js';
+import { blackPng, gifWithFrames } from '../../testing/image-bombs.js';
 import { MODEL_CONTENT_LIMITS, modelContent, type ModelContentBlock } from './model-content.js';
 
 async function photo(width: number, height: number, format: 'jpeg' | 'png' | 'webp' | 'gif' = 'jpeg') {
@@ -13,36 +12,6 @@ async function photo(width: number, height: number, format: 'jpeg' | 'png' | 'we
 function decoded(block: ModelContentBlock | undefined): Buffer {
   if (block?.type !== 'image') throw new Error(`expected an image block, got ${block?.type}`);
   return Buffer.from(block.source.data, 'base64');
-}
-
-/**
- * A real, decodable black PNG of `width` × `height` pixels, one bit each:
- * megapixels of it are made in milliseconds, where sharp takes seconds.
- */
-function blackPng(width: number, height: number): Uint8Array {
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const checksum = Buffer.alloc(4);
-    checksum.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, checksum]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 1; // bit depth
-  header[9] = 0; // greyscale
-  // Each row: filter type 0, then a bit per pixel.
-  const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height);
-  return new Uint8Array(
-    Buffer.concat([
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      chunk('IHDR', header),
-      chunk('IDAT', deflateSync(rows)),
-      chunk('IEND', Buffer.alloc(0)),
-    ]),
-  );
 }
 
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
