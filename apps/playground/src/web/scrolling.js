@@ -14,9 +14,18 @@ export function useStickToBottom(view, content) {
   const stuck = useRef(true);
   const following = useRef(false);
   const [unseen, setUnseen] = useState(false);
-  // Where the list is now, before this render changes it: scroll events arrive a frame late.
-  const el = ref.current;
-  if (el) stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  const last = useRef({ top: 0, height: 0 });
+  // Where the list is now. Moving up over content that did not shrink is the person reading back: stop
+  // following then. A list that shrank (a progress message gone) moves up by itself, and keeps following.
+  const observe = () => {
+    const el = ref.current;
+    if (!el) return;
+    if (el.scrollTop < last.current.top && el.scrollHeight >= last.current.height) following.current = false;
+    last.current = { top: el.scrollTop, height: el.scrollHeight };
+    stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  };
+  // Before this render changes the list: its scroll event arrives a frame late, maybe after the new message.
+  observe();
   const toBottom = () => {
     const el = ref.current;
     stuck.current = true;
@@ -44,15 +53,8 @@ export function useStickToBottom(view, content) {
     el.addEventListener('load', onLoad, true);
     return () => el.removeEventListener('load', onLoad, true);
   }, []);
-  const last = useRef({ top: 0, height: 0 });
   const onScroll = () => {
-    const el = ref.current;
-    if (!el) return;
-    // Moving up over content that did not shrink is the person reading back: stop following then.
-    // A list that shrank (a progress message gone) moves up by itself, and keeps following.
-    if (el.scrollTop < last.current.top && el.scrollHeight >= last.current.height) following.current = false;
-    last.current = { top: el.scrollTop, height: el.scrollHeight };
-    stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    observe();
     if (stuck.current) setUnseen(false);
   };
   return { ref, onScroll, unseen, toBottom, follow };
