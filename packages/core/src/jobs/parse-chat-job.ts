@@ -93,7 +93,11 @@ export function parseChatJob(record: JobRecord): ChatJob {
   if (parsed.data.kind !== record.kind) {
     throw new UnreadableJobError(`job ${record.id} is recorded as ${record.kind} but its input is ${parsed.data.kind}`);
   }
-  const input: ChatJobInput = parsed.data;
+  return jobOfRecord(record, parsed.data);
+}
+
+/** The chat job a stored record holds, with `input` as its input (read from the record, or a stand-in). */
+export function jobOfRecord(record: JobRecord, input: ChatJobInput): ChatJob {
   return {
     id: record.id,
     platform: record.platform,

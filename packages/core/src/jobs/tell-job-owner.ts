@@ -1,8 +1,8 @@
 import { copy } from '../copy/copy.js';
 import type { ChatLogger } from '../surface/ports.js';
 import type { JobRecord, Platform } from '../store/index.js';
-import type { ChatJob, SurfaceFactory } from './chat-job.js';
-import { askedIn, parseChatJob } from './parse-chat-job.js';
+import type { SurfaceFactory } from './chat-job.js';
+import { askedIn, jobOfRecord, parseChatJob } from './parse-chat-job.js';
 
 /**
  * A short message in a job's place, for a job that cannot run (unreadable,
@@ -19,16 +19,7 @@ export async function tellJobOwner(
   if (factory === undefined) return;
   const target = { channelId: record.channelId, threadId: record.threadId };
   // Only its place and interaction matter to the surface: the input is a stand-in.
-  const job: ChatJob = {
-    id: record.id,
-    platform: record.platform,
-    workspaceId: record.workspaceId,
-    channelId: record.channelId,
-    threadId: record.threadId,
-    userId: record.userId,
-    input: { kind: 'imagine', imagine: { target, prompt: '', userId: record.userId } },
-    interaction: record.interaction,
-  };
+  const job = jobOfRecord(record, { kind: 'imagine', imagine: { target, prompt: '', userId: record.userId } });
   try {
     const surface = factory.surfaceFor(job);
     await surface.post(target, text.slice(0, surface.limits.maxMessageChars));
