@@ -20,7 +20,14 @@ export type {
 } from './image-version-store.js';
 export { isPosted } from './image-version-store.js';
 export { versionRef } from './version-ref.js';
-export type { UsageEntry, UsageLedger, UsageScope, UsageTotals } from './usage-ledger.js';
+export type {
+  DailyImageLimit,
+  ReservationHolder,
+  UsageEntry,
+  UsageLedger,
+  UsageScope,
+  UsageTotals,
+} from './usage-ledger.js';
 export type { ScopedValues, SettingScope, SettingsStore } from './settings-store.js';
 export type { CachedThreadMessage, ThreadCacheStore, ThreadCoverage } from './thread-cache-store.js';
 export type { Store, SweepResult } from './store.js';
