@@ -64,7 +64,6 @@ describe('.env in the folder genbot starts in', () => {
  * it lands.
  */
 const NOT_YET_BUILT: Readonly<Record<string, string>> = {
-  CHAT_TOOLS: 'issue 29',
   CHAT_MODELS: 'issue 31',
   IMAGE_MODELS: 'issue 31',
   ADMIN_USER_IDS: 'issue 31',

@@ -49,7 +49,7 @@ export class DiscordSurfaces implements SurfaceFactory {
       expiresAt: job.interaction.expiresAt,
       channel: this.#channel,
       // An edit with an interaction came from the Edit image form: its image replies to the message edited.
-      resultsInChannel: job.input.kind === 'mention',
+      resultsInChannel: job.input.kind === 'message-edit',
       ...(this.#now === undefined ? {} : { now: this.#now }),
     });
   }

@@ -41,6 +41,7 @@ const stepSchema = z.object({
   name: z.string(),
   messageId: z.string().optional(),
   fileIds: z.array(z.string()).optional(),
+  files: z.number().int().nonnegative().optional(),
   index: z.number().int().optional(),
   at: z.iso.datetime().transform((value) => new Date(value)),
 });

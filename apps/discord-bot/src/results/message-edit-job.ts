@@ -6,8 +6,7 @@ import { toThreadMessage } from '../thread-message.js';
 
 /**
  * An Edit image form as a job: an edit of the message's image, answered as a
- * reply to that message, exactly as a mention replying to it would be (so the
- * edit continues that image's versions). The form's own interaction carries
+ * reply to that message (continuing that image's versions when the bot made it). The form's own interaction carries
  * the person's progress privately while its token lasts.
  */
 export function messageEditJob(options: {
@@ -27,23 +26,8 @@ export function messageEditJob(options: {
     ...place,
     userId,
     input: {
-      kind: 'mention',
-      mention: {
-        target: place,
-        trigger: {
-          id: submit.id,
-          author: {
-            id: userId,
-            name: submit.member && 'displayName' in submit.member ? submit.member.displayName : submit.user.displayName,
-            isBot: false,
-            isSelf: false,
-          },
-          text: instruction,
-          attachments: [],
-        },
-        referenced: toThreadMessage(target, selfId),
-        userId,
-      },
+      kind: 'message-edit',
+      edit: { target: place, instruction, source: toThreadMessage(target, selfId), userId },
     },
     interaction: { token: submit.token, expiresAt: new Date(submit.createdTimestamp + INTERACTION_TOKEN_MS) },
   };

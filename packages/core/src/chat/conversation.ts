@@ -1,9 +1,12 @@
+import type { ModelContentBlock } from '../files/model-content.js';
 import type { MessageParam } from '../genai/types.js';
 import type { ThreadMessage } from '../surface/surface.js';
 
 export interface ConversationOptions {
   /** Estimated tokens the whole conversation may use (default 8,000). */
   tokenBudget?: number;
+  /** The conversation's files as content blocks (`conversationFiles`): they go with the last user turn. */
+  attached?: readonly ModelContentBlock[] | undefined;
 }
 
 export const DEFAULT_TOKEN_BUDGET = 8_000;
@@ -37,7 +40,9 @@ function truncateToBudget(turn: Turn, budget: number): Turn {
  * Messages after the trigger are left out; the oldest go first when over the
  * token budget, the trigger always stays (shortened if it alone is over);
  * consecutive turns of one role are merged and the conversation starts with a
- * user turn, as the operation requires.
+ * user turn, as the operation requires. The files' blocks (every image a
+ * conversation holds, whoever posted it) go with the last turn: only a user
+ * turn may carry images.
  */
 export function buildConversation(
   thread: readonly ThreadMessage[],
@@ -68,5 +73,11 @@ export function buildConversation(
     if (previous?.role === turn.role) previous.text = `${previous.text}\n\n${turn.text}`;
     else if (merged.length > 0 || turn.role === 'user') merged.push({ ...turn });
   }
-  return merged.map((turn) => ({ role: turn.role, content: turn.text }));
+  const attached = options.attached ?? [];
+  return merged.map((turn, index) =>
+    index === merged.length - 1 && attached.length > 0
+      ? // Files first, then the words about them, as the messages operation recommends.
+        { role: turn.role, content: [...attached, { type: 'text', text: turn.text }] }
+      : { role: turn.role, content: turn.text },
+  );
 }

@@ -3,6 +3,10 @@ import { NoOutputError, SafetyStopError } from '../genai/errors.js';
 import { JobRejectedError } from '../scheduling/job-rejected-error.js';
 import { stoppedEarly } from '../scheduling/stopped-early.js';
 import { buildConversation, CHARS_PER_TOKEN } from './conversation.js';
+import { conversationFiles } from './conversation-files.js';
+import type { ToolResultBlockParam } from '../genai/types.js';
+import { IMAGE_TOOLS } from './tools/definitions.js';
+import { runTool } from './tools/run-tool.js';
 import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
 import type { ReplyWriter } from '../rendering/reply-pump.js';
@@ -16,6 +20,8 @@ import { readThreadOrNothing } from './thread-history.js';
 import { turnAway } from './turn-away.js';
 
 export const DEFAULT_MAX_TOKENS = 4_096;
+/** Tool rounds one message may take: a model that keeps calling tools is stopped there. */
+export const MAX_TOOL_ROUNDS = 3;
 export const DEFAULT_MAX_REPLY_CHARS = 40_000;
 
 /**
@@ -44,6 +50,8 @@ export interface ConverseInput {
   trigger: ThreadMessage;
   /** The thread's messages when the caller has read them already; read here otherwise. */
   history?: readonly ThreadMessage[] | undefined;
+  /** The message the mention replies to (Discord replies): its images are what "this" points at. */
+  referenced?: ThreadMessage | undefined;
   /** The platform user asking; with `deps.scheduler`, the stream waits its turn under their share. */
   userId?: string | undefined;
 }
@@ -108,6 +116,11 @@ export async function converse(input: ConverseInput, deps: ChatDeps, signal?: Ab
   let hadText = false;
   let length = 0;
   let cut = false;
+  /** Tool calls run so far, numbering their recorded steps; a reply with a tool's result says something even without text. */
+  let calls = 0;
+  let toolRan = false;
+  /** Notes for the person that end the reply (files the model could not read, tool rounds used up). */
+  const notes: string[] = [];
   // Where the request stands, told privately when its reply is slow to show in a busy channel.
   let place: number | 'running' | undefined;
   const tellWhereItStands = (reply: ReplyWriter): void => {
@@ -135,33 +148,68 @@ export async function converse(input: ConverseInput, deps: ChatDeps, signal?: Ab
       place = 'running';
       reply.started();
       const history = input.history ?? (await readThreadOrNothing(deps, input.target, signal));
+      const files = await conversationFiles(
+        deps,
+        { history, trigger: input.trigger, referenced: input.referenced },
+        jobSignal,
+      );
+      notes.push(...files.notes);
       const messages = buildConversation(history, input.trigger, {
         ...(config.historyTokenBudget === undefined ? {} : { tokenBudget: config.historyTokenBudget }),
+        attached: files.blocks,
       });
-      const stream = deps.chat.streamMessage(
-        {
-          model: config.chatModel,
-          messages,
-          max_tokens: maxTokens,
-          system: systemPromptFor({
-            configured: config.system,
-            platform: deps.surface.platform,
-            now: deps.now?.() ?? new Date(),
-          }),
-          metadata: { user_id: opaqueUserId(deps.surface.platform, input.trigger.author.id, config.userIdKey) },
-        },
-        jobSignal === undefined ? {} : { signal: jobSignal },
-      );
-      for await (const delta of stream.textDeltas()) {
-        hadText = true;
-        if (length + delta.length > limit) {
-          // Leaving the loop ends the stream and releases its connection: nothing more is read.
-          reply.append(head(delta, limit - length));
-          cut = true;
-          break;
+      const tools = config.tools !== false;
+      const request = {
+        model: config.chatModel,
+        max_tokens: maxTokens,
+        system: systemPromptFor({
+          configured: config.system,
+          platform: deps.surface.platform,
+          now: deps.now?.() ?? new Date(),
+        }),
+        metadata: { user_id: opaqueUserId(deps.surface.platform, input.trigger.author.id, config.userIdKey) },
+        ...(tools ? { tools: [...IMAGE_TOOLS] } : {}),
+      };
+      for (let round = 0; ; round += 1) {
+        const stream = deps.chat.streamMessage({ ...request, messages }, jobSignal === undefined ? {} : { signal: jobSignal });
+        // Each round's words are a paragraph of their own after what the rounds before said.
+        let separator = length > 0 ? '\n\n' : '';
+        for await (const delta of stream.textDeltas()) {
+          hadText = true;
+          const text = separator + delta;
+          separator = '';
+          if (length + text.length > limit) {
+            // Leaving the loop ends the stream and releases its connection: nothing more is read.
+            reply.append(head(text, limit - length));
+            cut = true;
+            break;
+          }
+          length += text.length;
+          reply.append(text);
         }
-        length += delta.length;
-        reply.append(delta);
+        if (cut) return;
+        const final = await stream.finalMessage();
+        if (!tools || final.stopReason !== 'tool_use' || final.toolUses.length === 0) return;
+        if (round === MAX_TOOL_ROUNDS) {
+          deps.logger.warn({ rounds: round }, 'tool calls stopped: too many rounds for one message');
+          notes.push(copy.toolRoundsUsed(MAX_TOOL_ROUNDS));
+          return;
+        }
+        const results: ToolResultBlockParam[] = [];
+        // Several calls in one answer run in order: an edit may follow the drawing it edits.
+        for (const use of final.toolUses) {
+          const context = { target: input.target, userId: input.userId, images: files.images, reply, signal: jobSignal };
+          const result = await runTool(use, { ...context, call: calls }, deps);
+          calls += 1;
+          toolRan = true;
+          results.push({
+            type: 'tool_result',
+            tool_use_id: use.id,
+            content: result.content,
+            ...(result.isError ? { is_error: true } : {}),
+          });
+        }
+        messages.push({ role: 'assistant', content: final.content }, { role: 'user', content: results });
       }
     });
   } catch (error) {
@@ -208,7 +256,8 @@ export async function converse(input: ConverseInput, deps: ChatDeps, signal?: Ab
     deps.logger.warn({ limit, maxTokens }, 'reply cut at its length limit');
     return (await close(deps, writer(), copy.replyTooLong)) ? 'done' : 'failed';
   }
-  if (!hadText) {
+  if (notes.length > 0) writer().append(`${length > 0 ? '\n\n' : ''}${notes.join('\n')}`);
+  if (!hadText && !toolRan) {
     await close(deps, writer(), copy.noReplyText);
     return 'failed';
   }

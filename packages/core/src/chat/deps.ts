@@ -4,6 +4,7 @@ import type { RefusalNotices } from './refusal-notices.js';
 import type { Clock } from '../time/clock.js';
 import type { ChatLogger, ChatModel, ImageModel } from '../surface/ports.js';
 import type { ChatSurface, UploadFile } from '../surface/surface.js';
+import type { ToolJob } from './tools/tool-job.js';
 
 export interface ChatConfig {
   /** IMAGE_MODEL: generation and editing. */
@@ -20,6 +21,8 @@ export interface ChatConfig {
   userIdKey?: string | undefined;
   /** Estimated tokens of thread history sent with a conversation (default 8,000). */
   historyTokenBudget?: number;
+  /** CHAT_TOOLS: a conversation offers generate_image and edit_image (default true). */
+  tools?: boolean | undefined;
 }
 
 /** What every use case runs with; the surface is the invocation's, the rest is shared. */
@@ -48,6 +51,8 @@ export interface ChatDeps {
    * text that names them; undefined for an upload a run before already made.
    */
   numberImages?: ((files: readonly UploadFile[]) => Promise<readonly number[] | undefined>) | undefined;
+  /** Where a conversation's tool calls run in a job: their versions, quotas and recorded steps. */
+  toolJob?: ToolJob | undefined;
 }
 
 /**

@@ -1,12 +1,9 @@
-import { isImageAttachment } from '../files/attachments.js';
 import type { JobRejectedError } from '../scheduling/job-rejected-error.js';
 import { converse } from './converse.js';
 import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from './deps.js';
-import { editImage } from './edit-image.js';
-import type { ImageJobPresentation } from './image-job.js';
-import { say, tellPrivatelyUnlessShown } from './status-message.js';
-import type { AttachmentRef, ChatTarget, ThreadMessage } from '../surface/surface.js';
+import { tellPrivatelyUnlessShown } from './status-message.js';
+import type { ChatTarget, ThreadMessage } from '../surface/surface.js';
 import { readThreadOrNothing } from './thread-history.js';
 import { turnAway } from './turn-away.js';
 
@@ -27,57 +24,18 @@ export interface MentionInput {
   userId?: string | undefined;
 }
 
-/** The thread's images before the trigger, latest message first. */
-function threadImages(thread: readonly ThreadMessage[], trigger: ThreadMessage): AttachmentRef[] {
-  const end = thread.findIndex((message) => message.id === trigger.id);
-  const before = end === -1 ? thread : thread.slice(0, end);
-  return [...before].reverse().flatMap((message) => message.attachments.filter(isImageAttachment));
-}
-
-/**
- * Admission comes before any work: a mention the scheduler would turn away
- * whether it is a conversation or an edit (which only the thread can tell)
- * costs one short answer and no thread read.
- */
+/** Admission comes before any work: a mention the scheduler would turn away costs one short answer and no thread read. */
 function refusedBeforeReading(deps: ChatDeps, userId: string | undefined): JobRejectedError | undefined {
   if (deps.scheduler === undefined || userId === undefined) return undefined;
-  const chat = deps.scheduler.refusal('stream', userId);
-  return chat !== undefined && deps.scheduler.refusal('image', userId) !== undefined ? chat : undefined;
+  return deps.scheduler.refusal('stream', userId);
 }
 
 /**
- * A mention of the bot: with an image at hand (attached, on the replied-to
- * message, or earlier in the thread) its text is an edit instruction;
- * otherwise it is a conversation. A mention carrying only non-image files is
- * refused with a short answer. Never rejects.
+ * A mention of the bot is a conversation: the thread (or reply chain), its
+ * images and files, go to the model, which answers, and draws or edits
+ * through its tools when asked to. Never rejects.
  */
-export async function handleMention(
-  input: MentionInput,
-  deps: ChatDeps,
-  signal?: AbortSignal,
-  /** How an edit's result shows itself (its version lineage); a conversation ignores it. */
-  editPresentation: ImageJobPresentation = {},
-): Promise<ChatOutcome> {
-  const own = input.trigger.attachments;
-  const firstOwn = own[0];
-  if (firstOwn !== undefined && !own.some(isImageAttachment)) {
-    try {
-      await say(deps, input.target, copy.notAnImage(firstOwn.name));
-    } catch (error) {
-      deps.logger.error({ err: error }, 'could not answer the mention');
-    }
-    return 'rejected';
-  }
-  const direct = [...own, ...(input.referenced?.attachments ?? [])].filter(isImageAttachment);
-  if (direct.length > 0) {
-    return editImage(
-      { target: input.target, instruction: input.trigger.text, candidates: direct, userId: input.userId },
-      deps,
-      signal,
-      editPresentation,
-    );
-  }
-
+export async function handleMention(input: MentionInput, deps: ChatDeps, signal?: AbortSignal): Promise<ChatOutcome> {
   const refusal = refusedBeforeReading(deps, input.userId);
   if (refusal !== undefined) {
     deps.logger.info({ reason: refusal.reason, retryAfterSeconds: refusal.retryAfterSeconds }, 'mention refused');
@@ -92,14 +50,9 @@ export async function handleMention(
     return 'rejected';
   }
   const history = input.history ?? (await readThreadOrNothing(deps, input.target, signal));
-  const fromThread = threadImages(history, input.trigger);
-  if (fromThread.length > 0) {
-    return editImage(
-      { target: input.target, instruction: input.trigger.text, candidates: fromThread, userId: input.userId },
-      deps,
-      signal,
-      editPresentation,
-    );
-  }
-  return converse({ target: input.target, trigger: input.trigger, history, userId: input.userId }, deps, signal);
+  return converse(
+    { target: input.target, trigger: input.trigger, referenced: input.referenced, history, userId: input.userId },
+    deps,
+    signal,
+  );
 }

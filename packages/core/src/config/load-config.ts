@@ -50,6 +50,8 @@ export interface ConversationConfig {
    * back to a platform ID; undefined (the offline emulator): a fixed built-in key.
    */
   userIdKey: string | undefined;
+  /** CHAT_TOOLS: whether a conversation offers the model generate_image and edit_image. */
+  tools: boolean;
 }
 
 /** What core itself is configured with; each app reads its platform's variables on its own. */
@@ -138,6 +140,7 @@ export function loadConfig(env: Env): CoreConfig {
         what: 'a number of tokens',
       }),
       userIdKey: apiKey,
+      tools: envChoice(env, 'CHAT_TOOLS', ['on', 'off'], { fallback: 'on', ignoreCase: true }) === 'on',
     },
     quota: {
       imagesPerDay: optionalCount(env, 'QUOTA_IMAGES_PER_DAY', 'a number of images'),

@@ -291,6 +291,30 @@ export const copy = {
     `⚠️ Couldn't edit the image for ${quote(instruction)}: ${withRetryHint(description)}`,
   editComment: (instruction: string): string => `🖌️ ${quote(instruction, 1000)}`,
 
+  /** A conversation's reply while its tool call draws or edits (shown in italics, then gone). */
+  drawingActivity: (prompt: string): string => `🎨 Drawing ${quote(prompt)}…`,
+  editingActivity: (instruction: string): string => `🖌️ Editing the image: ${quote(instruction)}…`,
+  /** The reply ends here when the model keeps calling tools past the rounds one message may take. */
+  toolRoundsUsed: (rounds: number): string =>
+    `_I stopped after ${rounds} rounds of drawing and editing for one message. Ask again to go on._`,
+  /**
+   * What a tool call's `tool_result` tells the model (not the person): plain
+   * facts it can put in its own words. Errors say what to do instead.
+   */
+  toolResult: {
+    generated: (prompt: string, numbers: readonly number[]): string =>
+      `Posted ${numbers.length === 0 ? 'the images' : plural(numbers.length, 'image')}${numbers.length === 0 ? '' : ` (${versionList(numbers)})`} for ${quote(prompt, 200)} in the conversation, with buttons to re-roll, vary and edit them. Do not describe them as if you could see them.`,
+    edited: (name: string, instruction: string, numbers: readonly number[]): string =>
+      `Posted the edit of ${quote(name, 120)} (${quote(instruction, 200)})${numbers.length === 0 ? '' : ` as ${versionList(numbers)}`} in the conversation, with its buttons.`,
+    postedBefore: 'This call was already carried out: its images are posted in the conversation.',
+    refused: (told: string): string => `Not done. genbot told the person: ${told}`,
+    noImage: 'There is no image in this conversation to edit. Ask the person to attach one.',
+    unknownImage: (name: string, names: readonly string[]): string =>
+      `No image in this conversation is named ${quote(name, 120)}. Its images are: ${names.map((each) => quote(each, 120)).join(', ')}.`,
+    badInput: (problem: string): string => `The call's input does not fit the tool: ${problem}.`,
+    unreadableInput: (problem: string): string => `The call's input is not a JSON object (${problem}).`,
+  },
+
   uploadFailed: "⚠️ The images were made but couldn't be uploaded here. Trying again may help.",
 
   // Buttons under results, the edit form, undo and versions (issue 15).

@@ -1,5 +1,4 @@
 import { copy } from '../copy/copy.js';
-import { isImageAttachment } from '../files/attachments.js';
 import type { QuotaConfig } from '../config/load-config.js';
 import type { JobQueue, QueuedJob } from '../scheduling/job-queue.js';
 import { DEFAULT_LANE_LIMITS, type JobLane } from '../scheduling/lane-limits.js';
@@ -35,7 +34,7 @@ export interface ChatJobIntakeOptions {
   now?: () => Date;
 }
 
-/** Imagine jobs and a result's buttons run in the image lane; mentions stream (an edit among them still counts one image). */
+/** Imagine jobs, edits and a result's buttons run in the image lane; conversations stream (their tools take image slots as they run). */
 export function laneOf(kind: string): JobLane {
   return kind === 'mention' ? 'stream' : 'image';
 }
@@ -46,18 +45,14 @@ export function queuedJob(job: { id: string; kind: string; platform: Platform; u
 }
 
 /**
- * Which daily quota a job spends: images for /imagine and for a mention that
- * carries or replies to an image; chat tokens for the rest. A mention in a
- * thread whose earlier message has an image is an edit only the thread can
- * tell: it is admitted on its chat quota, and its image still counts.
+ * Which daily quota a job spends: chat tokens for a conversation (an image
+ * its tools make is reserved against the image quota when it is asked for),
+ * images for the rest.
  */
 function quotaOf(job: ChatJob): QuotaName | undefined {
   // Undo shows an image again: no model call, nothing to count.
   if (job.input.kind === 'undo') return undefined;
-  if (job.input.kind !== 'mention') return 'images';
-  const { trigger, referenced } = job.input.mention;
-  const images = [...trigger.attachments, ...(referenced?.attachments ?? [])].some(isImageAttachment);
-  return images ? 'images' : 'chat tokens';
+  return job.input.kind === 'mention' ? 'chat tokens' : 'images';
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { MentionInput } from '../chat/handle-mention.js';
 import type { ImagineInput } from '../chat/imagine.js';
-import type { ChatSurface, ChatTarget, ResultAction } from '../surface/surface.js';
+import type { ChatSurface, ChatTarget, ResultAction, ThreadMessage } from '../surface/surface.js';
 import type { ResultActionInput } from '../results/lineage.js';
 import type { InteractionToken, Platform } from '../store/index.js';
 
@@ -15,9 +15,24 @@ export const CHAT_JOB_SCHEMA_VERSION = 1;
 export type ChatJobInput =
   | { kind: 'imagine'; imagine: ImagineInput & { userId: string } }
   | { kind: 'mention'; mention: MentionInput & { userId: string } }
+  | { kind: 'message-edit'; edit: MessageEditInput }
   | { kind: ResultAction; action: ResultActionInput };
 
 export type ChatJobKind = ChatJobInput['kind'];
+
+/**
+ * An edit of the image a message shows, asked for by name (Discord's **Edit
+ * image** form) rather than in words to the model: it runs with CHAT_TOOLS
+ * off too, and continues that image's versions.
+ */
+export interface MessageEditInput {
+  /** Where the result goes (Discord: a reply to the message). */
+  target: ChatTarget;
+  instruction: string;
+  /** The message whose image is edited, as it was when the form was sent. */
+  source: ThreadMessage;
+  userId: string;
+}
 
 /**
  * A chat job as ingress records it (the store's NewJob, with a typed input).
@@ -61,6 +76,8 @@ export function targetOf(job: ChatJob): ChatTarget {
       return job.input.imagine.target;
     case 'mention':
       return job.input.mention.target;
+    case 'message-edit':
+      return job.input.edit.target;
     default:
       return job.input.action.target;
   }

@@ -1,9 +1,9 @@
 import { copy } from '../copy/copy.js';
 import type { ChatDeps, ChatOutcome } from '../chat/deps.js';
+import { editImage } from '../chat/edit-image.js';
 import { handleMention } from '../chat/handle-mention.js';
 import { checkImagine, imagineChecked } from '../chat/imagine.js';
 import { say } from '../chat/status-message.js';
-import { isImageAttachment } from '../files/attachments.js';
 import type { VersionLineage } from '../results/lineage.js';
 import { resolveResultAction } from '../results/resolve-action.js';
 import type { ChatLogger } from '../surface/ports.js';
@@ -55,14 +55,19 @@ export async function planJob(job: ChatJob, platformSurface: ChatSurface, deps: 
         run: (chat, signal) => imagineChecked(checked, chat, signal),
       };
     }
-    case 'mention': {
-      const parentKey = await stored('find the version edited', () => parentOf(job, versions));
-      const parent =
-        parentKey === undefined ? undefined : await stored('read the version edited', () => versions.get(parentKey));
-      const instruction = input.mention.trigger.text.trim();
+    case 'mention':
+      // A conversation: what its images are in the version tree, each tool call says as it makes them.
+      return { run: (chat, signal) => handleMention(input.mention, chat, signal) };
+    case 'message-edit': {
+      const { edit } = input;
+      const shown = await stored('find the version edited', () =>
+        versions.byMessage(job.platform, edit.target.channelId, edit.source.id),
+      );
+      const parent = shown[0];
+      const instruction = edit.instruction.trim();
       const lineage: VersionLineage = {
         origin: 'edited',
-        parent: parentKey,
+        parent: parent === undefined ? undefined : { jobId: parent.jobId, index: parent.index },
         prompt: instruction,
         reroll: parent !== undefined,
         undo: parent !== undefined,
@@ -72,7 +77,12 @@ export async function planJob(job: ChatJob, platformSurface: ChatSurface, deps: 
         parent === undefined
           ? {}
           : { comment: (numbers: readonly number[]) => copy.editedComment(numbers, parent.number, instruction) };
-      return { lineage, run: (chat, signal) => handleMention(input.mention, chat, signal, presentation) };
+      const candidates = edit.source.attachments;
+      return {
+        lineage,
+        run: (chat, signal) =>
+          editImage({ target: edit.target, instruction, candidates, userId: edit.userId }, chat, signal, presentation),
+      };
     }
     default: {
       // A press that came as its result showed: the result's own job is still recording where it is.
@@ -98,21 +108,6 @@ function refused(target: ChatTarget, answer: string): JobPlan {
       return 'rejected';
     },
   };
-}
-
-/** The version a mention edits: the message it replies to (Discord), or the thread's latest image (Slack). */
-async function parentOf(job: ChatJob, versions: ImageVersionStore): Promise<ImageVersionKey | undefined> {
-  if (job.input.kind !== 'mention') return undefined;
-  const { referenced, target, trigger } = job.input.mention;
-  // An image attached to the mention itself is what it edits: not a version the bot made.
-  if (trigger.attachments.some(isImageAttachment)) return undefined;
-  if (referenced !== undefined) {
-    const shown = await versions.byMessage(job.platform, target.channelId, referenced.id);
-    if (shown[0] !== undefined) return { jobId: shown[0].jobId, index: shown[0].index };
-  }
-  if (target.threadId === undefined) return undefined;
-  const latest = await versions.latestInThread(job.platform, target.channelId, target.threadId);
-  return latest === undefined ? undefined : { jobId: latest.jobId, index: latest.index };
 }
 
 /**

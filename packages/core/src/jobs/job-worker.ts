@@ -17,6 +17,7 @@ import { recordUsage } from './record-usage.js';
 import { recordedSurface } from './recorded-surface.js';
 import { type ResumeResult, resumeJobs } from './resume-jobs.js';
 import { tellJobOwner } from './tell-job-owner.js';
+import { toolJobOf } from './tool-job-steps.js';
 import { type StoredCall, type UntilStoredOptions, untilStored } from './until-stored.js';
 import { UsageMeter } from './usage-meter.js';
 import { versionRecorder } from './version-recorder.js';
@@ -127,13 +128,14 @@ export class JobWorker {
       logger,
       postedWait: this.#options.postedWait,
     });
-    const { lineage } = plan;
+    // A conversation's tool calls say what each of their results is; every other job's is known from its plan.
+    let lineage = plan.lineage;
     const steps = {
       recordStep: (id: string, step: NewJobStep) =>
         this.#stored('record a step', () => store.jobs.recordStep(id, step)),
     };
     const recorded = recordedSurface(platformSurface, record, steps, {
-      recorder: versionRecorder(job, lineage, { versions: store.versions, stored: this.#stored }),
+      recorder: versionRecorder(job, () => lineage, { versions: store.versions, stored: this.#stored }),
       buttons: (firstIndex, count, numbers) =>
         lineage === undefined
           ? []
@@ -149,6 +151,15 @@ export class JobWorker {
       scheduler: runtime.scheduler,
       channels: runtime.channels,
       numberImages: recorded.numberImages,
+      toolJob: toolJobOf(job, record, recorded, {
+        store,
+        stored: this.#stored,
+        quota: this.#options.quota,
+        logger,
+        nextResult: (next) => {
+          lineage = next;
+        },
+      }),
     };
     const trigger = factory.cancelKey?.(job);
     const outcome = await new Promise<ChatOutcome | 'stopped' | 'cancelled'>((resolve) => {

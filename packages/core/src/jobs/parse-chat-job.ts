@@ -47,6 +47,10 @@ const inputSchema = z.discriminatedUnion('kind', [
       userId: z.string().min(1),
     }),
   }),
+  z.object({
+    kind: z.literal('message-edit'),
+    edit: z.object({ target, instruction: z.string(), source: message, userId: z.string().min(1) }),
+  }),
   ...(['reroll', 'vary', 'edit', 'undo'] as const).map((kind) =>
     z.object({
       kind: z.literal(kind),
@@ -117,6 +121,8 @@ export function askedIn(job: ChatJob): string {
       return job.input.imagine.prompt;
     case 'mention':
       return job.input.mention.trigger.text;
+    case 'message-edit':
+      return job.input.edit.instruction;
     case 'reroll':
       return copy.buttonReroll;
     case 'vary':

@@ -41,6 +41,11 @@ export type RecordedSurface = ChatSurface & {
    * upload was made by a run before, or nothing records versions.
    */
   numberImages(files: readonly UploadFile[]): Promise<readonly number[] | undefined>;
+  /**
+   * The next upload, when a run before made it: taken, so the job's later
+   * uploads go on after it and the work that would make it is not done again.
+   */
+  postedBefore(): UploadReceipt | undefined;
 };
 
 /**
@@ -63,6 +68,7 @@ export function recordedSurface(
   const overrides: Partial<ChatSurface> & Omit<RecordedSurface, keyof ChatSurface> = {
     resuming: job.steps.length > 0,
     numberImages: (files) => steps.numberImages(files),
+    postedBefore: () => steps.postedBefore(),
     post: (target, text) => steps.post(target, text),
     edit: (message, text) => steps.edit(message, text),
     uploadFiles: (target, files, comment) => steps.uploadFiles(target, files, comment),
@@ -146,6 +152,15 @@ class JobSteps {
     return numbers;
   }
 
+  postedBefore(): UploadReceipt | undefined {
+    const done = this.#step(UPLOADED_STEP, this.#uploads);
+    if (done === undefined) return undefined;
+    this.#uploads += 1;
+    // Steps recorded before the count was kept carry one file id an image.
+    this.#filesUploaded += done.files ?? done.fileIds?.length ?? 1;
+    return { messageId: done.messageId, fileIds: done.fileIds };
+  }
+
   async uploadFiles(target: ChatTarget, files: readonly UploadFile[], comment: string): Promise<UploadReceipt> {
     const index = this.#uploads;
     const firstFile = this.#filesUploaded;
@@ -169,7 +184,13 @@ class JobSteps {
         : this.#inner.uploadFiles(target, files, comment, buttons))) ?? {};
     this.#uploads += 1;
     this.#filesUploaded += files.length;
-    await this.#record({ name: UPLOADED_STEP, index, messageId: receipt.messageId, fileIds: receipt.fileIds });
+    await this.#record({
+      name: UPLOADED_STEP,
+      index,
+      messageId: receipt.messageId,
+      fileIds: receipt.fileIds,
+      files: files.length,
+    });
     await this.#recorder?.after(files, receipt, firstFile);
     return receipt;
   }
@@ -216,6 +237,7 @@ class JobSteps {
     index: number;
     messageId?: string | undefined;
     fileIds?: readonly string[] | undefined;
+    files?: number | undefined;
   }): Promise<void> {
     await this.#jobs.recordStep(this.#jobId, step);
   }

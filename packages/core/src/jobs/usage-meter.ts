@@ -1,4 +1,5 @@
 import type { ChatModel, ImageModel } from '../surface/ports.js';
+import type { MessageStream } from '../genai/message-stream.js';
 import type { MessageParam, MessagesRequest } from '../genai/types.js';
 
 /** About four characters a token: what a job is charged when the service reports no counts. */
@@ -16,23 +17,15 @@ function promptText(request: MessagesRequest): string {
   return [request.system ?? '', ...request.messages.map(part)].join('\n');
 }
 
-/** The counts a finished stream reports (GenAiClient's streams have `finalMessage()`), if any. */
-async function reportedBy(stream: object): Promise<{ input: number; output: number } | undefined> {
-  if (!('finalMessage' in stream) || typeof stream.finalMessage !== 'function') return undefined;
+/** The counts a finished stream reports, if any. */
+async function reportedBy(stream: Pick<MessageStream, 'finalMessage'>): Promise<{ input: number; output: number } | undefined> {
   try {
-    const final: unknown = await stream.finalMessage();
-    return typeof final === 'object' && final !== null ? reported(final) : undefined;
+    const { input_tokens: input, output_tokens: output } = (await stream.finalMessage()).usage;
+    if (typeof input !== 'number' && typeof output !== 'number') return undefined;
+    return { input: typeof input === 'number' ? input : 0, output: typeof output === 'number' ? output : 0 };
   } catch {
     return undefined;
   }
-}
-
-function reported(final: object): { input: number; output: number } | undefined {
-  if (!('usage' in final) || typeof final.usage !== 'object' || final.usage === null) return undefined;
-  const usage = final.usage as { input_tokens?: unknown; output_tokens?: unknown };
-  const { input_tokens: input, output_tokens: output } = usage;
-  if (typeof input !== 'number' && typeof output !== 'number') return undefined;
-  return { input: typeof input === 'number' ? input : 0, output: typeof output === 'number' ? output : 0 };
 }
 
 export interface MeteredUsage {
@@ -93,6 +86,7 @@ export class UsageMeter {
             }
             charge(await reportedBy(stream));
           },
+          finalMessage: () => stream.finalMessage(),
         };
       },
     };

@@ -43,7 +43,7 @@ describe('versionRecorder', () => {
   it('hashes each image of an upload once, numbers it before the upload and adds its ids after', async () => {
     vi.mocked(sha256Hex).mockClear();
     const { versions, records, store } = counted();
-    const recorder = versionRecorder(job, undefined, store);
+    const recorder = versionRecorder(job, () => undefined, store);
     expect(await recorder.before(files, 0)).toEqual([1, 1]);
     await recorder.after(files, { messageId: 'M1', fileIds: ['F1', 'F2'] }, 0);
     expect(vi.mocked(sha256Hex)).toHaveBeenCalledTimes(2);
@@ -63,7 +63,7 @@ describe('versionRecorder', () => {
   it('records an upload that learnt no ids once', async () => {
     vi.mocked(sha256Hex).mockClear();
     const { records, store } = counted();
-    const recorder = versionRecorder(job, undefined, store);
+    const recorder = versionRecorder(job, () => undefined, store);
     await recorder.before(files, 0);
     await recorder.after(files, {}, 0);
     expect([vi.mocked(sha256Hex).mock.calls.length, records.length]).toEqual([2, 2]);
@@ -72,7 +72,7 @@ describe('versionRecorder', () => {
   it('records an upload a crashed run made, found with its ids, once', async () => {
     vi.mocked(sha256Hex).mockClear();
     const { records, store } = counted();
-    await versionRecorder(job, undefined, store).after(files, { messageId: 'M1', fileIds: ['F1', 'F2'] }, 2);
+    await versionRecorder(job, () => undefined, store).after(files, { messageId: 'M1', fileIds: ['F1', 'F2'] }, 2);
     expect([vi.mocked(sha256Hex).mock.calls.length, records.map((version) => version.index)]).toEqual([2, [2, 3]]);
   });
 });

@@ -16,7 +16,8 @@ import type { StoredCall } from './until-stored.js';
  */
 export function versionRecorder(
   job: ChatJob,
-  lineage: VersionLineage | undefined,
+  /** What the images are in the version tree, as it stands at each upload (a conversation's tool calls change it). */
+  lineageNow: () => VersionLineage | undefined,
   store: { versions: Pick<ImageVersionStore, 'record'>; stored: StoredCall },
 ): UploadRecorder {
   const built = new Map<number, NewImageVersion[]>();
@@ -24,6 +25,7 @@ export function versionRecorder(
     const kept = built.get(first);
     if (kept !== undefined) return kept;
     const target = targetOf(job);
+    const lineage = lineageNow();
     const versions: NewImageVersion[] = [];
     for (const [offset, file] of files.entries()) {
       versions.push({

@@ -53,6 +53,8 @@ export interface NewJobStep {
   name: string;
   messageId?: string | undefined;
   fileIds?: readonly string[] | undefined;
+  /** How many files an upload carried (its file ids may be unknown): a job run again numbers its later images on from there. */
+  files?: number | undefined;
   /** Which image or reply part the step belongs to, when a job makes several. */
   index?: number | undefined;
 }

@@ -1,3 +1,4 @@
+import type { MessageStream } from '../genai/message-stream.js';
 import type { AspectRatio, GeneratedImage, InputImage, MessagesRequest } from '../genai/types.js';
 
 /** What the use cases call on the service; GenAiClient satisfies both structurally. */
@@ -14,8 +15,14 @@ export interface ImageModel {
 }
 
 export interface ChatModel {
-  /** The reply's text as it streams; a refusal for safety rejects (SafetyStopError after text, NoOutputError before). */
-  streamMessage(request: MessagesRequest, options?: { signal?: AbortSignal }): { textDeltas(): AsyncIterable<string> };
+  /**
+   * The reply's text as it streams, then the whole reply (its tool calls);
+   * a refusal for safety rejects (SafetyStopError after text, NoOutputError before).
+   */
+  streamMessage(
+    request: MessagesRequest,
+    options?: { signal?: AbortSignal },
+  ): Pick<MessageStream, 'textDeltas' | 'finalMessage'>;
 }
 
 /** The slice of pino the chat code logs through. */

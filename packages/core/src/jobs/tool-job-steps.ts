@@ -1,0 +1,67 @@
+import type { ToolJob } from '../chat/tools/tool-job.js';
+import type { QuotaConfig } from '../config/load-config.js';
+import { copy } from '../copy/copy.js';
+import type { VersionLineage } from '../results/lineage.js';
+import type { JobRecord, Store } from '../store/index.js';
+import type { ChatLogger } from '../surface/ports.js';
+import type { ChatJob } from './chat-job.js';
+import { targetOf } from './chat-job.js';
+import { secondsToUtcMidnight } from './daily-quota.js';
+import type { RecordedSurface } from './recorded-surface.js';
+import type { StoredCall } from './until-stored.js';
+
+/** A tool call's reservation, recorded before the generate-content request it allows. */
+export const RESERVED_STEP = 'reserved';
+
+export interface ToolJobDeps {
+  store: Pick<Store, 'usage' | 'versions' | 'jobs'>;
+  stored: StoredCall;
+  quota: QuotaConfig | undefined;
+  logger: ChatLogger;
+  /** The lineage of the job's next upload (its versions, its buttons). */
+  nextResult(lineage: VersionLineage): void;
+  now?: (() => Date) | undefined;
+}
+
+/**
+ * What a conversation's tool calls need from the job that runs them: its
+ * versions, the person's image quota reserved in the store (atomically, so
+ * two workers cannot both spend the last image), and its recorded uploads.
+ */
+export function toolJobOf(job: ChatJob, record: JobRecord, recorded: RecordedSurface, deps: ToolJobDeps): ToolJob {
+  const { store, stored, quota } = deps;
+  const channelId = targetOf(job).channelId;
+  return {
+    nextResult: (lineage) => deps.nextResult(lineage),
+    async versionOf(image) {
+      const shown = await stored('find the version shown', () =>
+        store.versions.byMessage(job.platform, channelId, image.messageId),
+      );
+      const version = shown[image.position];
+      return version === undefined
+        ? undefined
+        : { key: { jobId: version.jobId, index: version.index }, number: version.number };
+    },
+    async reserveImages(call, images) {
+      const limit = quota?.imagesPerDay;
+      const holder = { jobId: job.id, platform: job.platform, workspaceId: job.workspaceId, userId: job.userId };
+      const limits =
+        limit === undefined
+          ? []
+          : [{ scope: { platform: job.platform, workspaceId: job.workspaceId, userId: job.userId }, images: limit }];
+      const reserved = await stored('reserve images', () => store.usage.reserveImages(holder, images, limits));
+      if (!reserved) {
+        deps.logger.info({ jobId: job.id, call, images }, 'tool call over the image quota');
+        return copy.quotaReached('images', limit ?? 0, secondsToUtcMidnight(deps.now?.() ?? new Date()));
+      }
+      await stored('record a step', () =>
+        store.jobs.recordStep(record.id, { name: RESERVED_STEP, index: call, files: images }),
+      );
+      return undefined;
+    },
+    async releaseImages(_call, images) {
+      await stored('give back reserved images', () => store.usage.releaseImages(job.id, images));
+    },
+    postedBefore: () => recorded.postedBefore(),
+  };
+}
