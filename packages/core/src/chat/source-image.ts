@@ -2,13 +2,13 @@ import { NotAnImageError } from '../genai/errors.js';
 import { UsageError } from '../errors.js';
 import { MAX_INLINE_IMAGE_BYTES, readInputImage } from '../genai/images.js';
 import type { InputImage } from '../genai/types.js';
-import { AttachmentUnavailableError } from '../files/attachment-unavailable.js';
+import type { AttachmentUnavailableError } from '../files/attachment-unavailable.js';
+import { downloadAttachment, type AttachmentDownload } from '../files/download-attachment.js';
 import { systemClock } from '../time/clock.js';
 import { copy } from '../copy/copy.js';
 import type { ChatDeps } from './deps.js';
 import { imageHeaderProblem, type ImageHeaderProblem } from '../files/image-header.js';
-import { withRetries } from '../rendering/retry.js';
-import type { AttachmentRef, DownloadedFile } from '../surface/surface.js';
+import type { AttachmentRef } from '../surface/surface.js';
 
 export type SourceImage = { ok: true; image: InputImage } | { ok: false; answer: string };
 
@@ -27,25 +27,6 @@ function headerReason(problem: ImageHeaderProblem): string {
     case 'unreadable':
       return copy.unreadableImageHeader;
   }
-}
-
-type Download = { ok: true; file: DownloadedFile } | { ok: false; error: AttachmentUnavailableError };
-
-/** Transient failures are tried again; a permanent one (over the cap, refused, gone) is answered at once. */
-async function download(deps: ChatDeps, source: AttachmentRef, signal: AbortSignal | undefined): Promise<Download> {
-  const options = signal === undefined ? {} : { signal };
-  return withRetries(
-    async (): Promise<Download> => {
-      try {
-        return { ok: true, file: await deps.surface.download(source, options) };
-      } catch (error) {
-        if (error instanceof AttachmentUnavailableError) return { ok: false, error };
-        throw error;
-      }
-    },
-    deps.clock ?? systemClock,
-    signal,
-  );
 }
 
 function unavailableAnswer(source: AttachmentRef, error: AttachmentUnavailableError): string {
@@ -67,9 +48,9 @@ export async function loadSourceImage(
 ): Promise<SourceImage> {
   const tooLarge = declaredTooLarge(source);
   if (tooLarge !== undefined) return { ok: false, answer: tooLarge };
-  let fetched: Download;
+  let fetched: AttachmentDownload;
   try {
-    fetched = await download(deps, source, signal);
+    fetched = await downloadAttachment(deps.surface, source, deps.clock ?? systemClock, signal);
   } catch (error) {
     signal?.throwIfAborted();
     deps.logger.error({ err: error, attachment: source.name }, 'attachment download failed');

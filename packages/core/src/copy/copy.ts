@@ -266,8 +266,12 @@ export const copy = {
         return "it isn't an image (PNG, JPEG, GIF or WebP), a text file or a PDF.";
       case 'damaged':
         return 'it seems to be damaged.';
-      case 'too_large':
-        return `it is ${fileSize(file.size)}, and a ${file.kind} may be at most ${fileSize(file.limit)}.`;
+      case 'too_large': {
+        const kind = `${file.kind === 'image' ? 'an' : 'a'} ${file.kind}`;
+        return file.size === undefined
+          ? `it is larger than ${fileSize(file.limit)}, the most ${kind} may be.`
+          : `it is ${fileSize(file.size)}, and ${kind} may be at most ${fileSize(file.limit)}.`;
+      }
       case 'image_refused':
         return file.problem.kind === 'pixels'
           ? copy.tooManyPixels(file.problem.width, file.problem.height, file.problem.maxMegapixels)

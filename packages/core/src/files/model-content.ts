@@ -60,7 +60,8 @@ type LeftOut =
   | { reason: 'older_image' }
   | { reason: 'unsupported' }
   | { reason: 'damaged' }
-  | { reason: 'too_large'; kind: 'text file' | 'PDF'; size: number; limit: number }
+  // `image`, and a size not known, come from attachments too large to download.
+  | { reason: 'too_large'; kind: 'text file' | 'PDF' | 'image'; size: number | undefined; limit: number }
   | { reason: 'image_refused'; problem: Exclude<ImageHeaderProblem, { kind: 'unreadable' }> }
   | { reason: 'over_request'; limit: number };
 
