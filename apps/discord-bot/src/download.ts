@@ -1,13 +1,10 @@
-import { cappedDownload } from '@genbot/core/files';
+import { cappedDownload, MAX_DOWNLOAD_BYTES } from '@genbot/core/files';
 import type { AttachmentRef, DownloadedFile } from '@genbot/core/surface';
 import { AttachmentUnavailableError } from '@genbot/core/errors';
-import { MAX_INLINE_IMAGE_BYTES } from '@genbot/core/genai';
 import { z } from 'zod';
 
 /** Discord's attachment hosts; nothing else is fetched, whatever a message or a redirect says. */
 export const DISCORD_CDN_HOSTS: readonly string[] = ['cdn.discordapp.com', 'media.discordapp.net'];
-/** Core sends no larger image: more would only be thrown away. */
-export const MAX_DOWNLOAD_BYTES = MAX_INLINE_IMAGE_BYTES;
 export const DOWNLOAD_TIMEOUT_MS = 30_000;
 
 /** Where an attachment lives: its (signed, expiring) URL and the message to fetch again for a fresh one. */

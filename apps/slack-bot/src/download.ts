@@ -1,10 +1,7 @@
-import { cappedDownload } from '@genbot/core/files';
+import { cappedDownload, MAX_DOWNLOAD_BYTES } from '@genbot/core/files';
 import type { DownloadedFile } from '@genbot/core/surface';
 import { AttachmentUnavailableError, GenBotError } from '@genbot/core/errors';
-import { MAX_INLINE_IMAGE_BYTES } from '@genbot/core/genai';
 
-/** Largest file fetched from Slack: core sends no larger image, so more would only be thrown away. */
-export const MAX_DOWNLOAD_BYTES = MAX_INLINE_IMAGE_BYTES;
 /** One file, redirects included; Slack's file host answers in well under a second. */
 export const DOWNLOAD_TIMEOUT_MS = 30_000;
 

@@ -8,7 +8,7 @@ import {
   type ModelContentBlock,
   type ModelFile,
 } from '../files/model-content.js';
-import { MAX_INLINE_IMAGE_BYTES } from '../genai/images.js';
+import { MAX_DOWNLOAD_BYTES } from '../files/download-cap.js';
 import type { AttachmentRef, ThreadMessage } from '../surface/surface.js';
 import { systemClock } from '../time/clock.js';
 import type { ChatDeps } from './deps.js';
@@ -51,7 +51,7 @@ const CONCURRENT_DOWNLOADS = 2;
  * The most a surface downloads of one file (both cap their file hosts'
  * transfers at it): a download refused as too large was past it.
  */
-const DOWNLOAD_CAP_BYTES = MAX_INLINE_IMAGE_BYTES;
+const DOWNLOAD_CAP_BYTES = MAX_DOWNLOAD_BYTES;
 
 type DeclaredKind = 'image' | 'PDF' | 'text file';
 

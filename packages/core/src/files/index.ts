@@ -11,3 +11,4 @@ export {
   type ModelContentLimits,
   type ModelFile,
 } from './model-content.js';
+export { MAX_DOWNLOAD_BYTES } from './download-cap.js';
