@@ -462,6 +462,150 @@ describe('reply pump: the channel, the line and stops', () => {
   });
 });
 
+describe('reply pump: what the bot does meanwhile, edited in place', () => {
+  const drawing = 'Drawing “a lighthouse at dawn”…';
+  const drawingLine = '_Drawing “a lighthouse at dawn”…_';
+
+  it('shows the activity as the placeholder at once, instead of "Thinking…", typing or not', async () => {
+    for (const progress of [false, true]) {
+      const surface = new RecordingSurface({ progress });
+      const writer = edits(surface);
+      writer.started();
+      await vi.advanceTimersByTimeAsync(10);
+      const setAt = Date.now();
+      writer.activity(drawing);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(surface.texts()).toEqual([drawingLine]);
+      expect(surface.messages[0]?.postedAt).toBe(setAt);
+      writer.activity(undefined);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(surface.texts()).toEqual([copy.thinking]);
+      writer.append('Here it is.');
+      await settle(writer.finish());
+      expect(surface.texts()).toEqual(['Here it is.']);
+      expect(surface.messages).toHaveLength(1);
+    }
+  });
+
+  it('shows the activity after the text as an italic line, gone once cleared and at the end', async () => {
+    const surface = new RecordingSurface({ progress: true, limits: { minEditIntervalMs: 1_000 } });
+    const writer = edits(surface);
+    writer.started();
+    writer.append('Let me draw it.');
+    await vi.advanceTimersByTimeAsync(0);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(surface.texts()).toEqual([`Let me draw it.\n\n${drawingLine}`]);
+    writer.activity(undefined);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(surface.texts()).toEqual(['Let me draw it.']);
+    writer.activity('Editing the image…');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(surface.texts()).toEqual(['Let me draw it.\n\n_Editing the image…_']);
+    writer.append(' Done.');
+    await settle(writer.finish());
+    expect(surface.texts()).toEqual(['Let me draw it. Done.']);
+    expect(surface.messages).toHaveLength(1);
+  });
+
+  it('shows the activity line outside an open code block', async () => {
+    const surface = new RecordingSurface({ progress: true });
+    const writer = edits(surface);
+    writer.started();
+    writer.append('```py\nprint(1)\n');
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(surface.texts()).toEqual([`\`\`\`py\nprint(1)\n\`\`\`\n\n${drawingLine}`]);
+    writer.activity(undefined);
+    await settle(writer.finish());
+    expect(surface.texts()).toEqual(['```py\nprint(1)\n']);
+  });
+
+  it('leaves the activity out where it would not fit the message, and never splits for it', async () => {
+    const surface = new RecordingSurface({ progress: true, limits: { maxMessageChars: 40 } });
+    const writer = edits(surface);
+    writer.started();
+    const text = 'Thirty characters of the text.';
+    writer.append(text);
+    await vi.advanceTimersByTimeAsync(0);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(surface.texts()).toEqual([text]);
+    expect(surface.editCount).toBe(0);
+    writer.activity(undefined);
+    await settle(writer.finish());
+    expect(surface.texts()).toEqual([text]);
+    expect(surface.editCount).toBe(0);
+  });
+
+  it('makes no edit when the activity did not change', async () => {
+    const surface = new RecordingSurface({ progress: true });
+    const writer = edits(surface);
+    writer.started();
+    writer.append('Let me draw it.');
+    await vi.advanceTimersByTimeAsync(0);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(5_000);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(surface.editCount).toBe(1);
+    // Set and cleared before its edit went out: the message already shows what it should.
+    writer.activity('Editing the image…');
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(surface.editCount).toBe(1);
+    expect(surface.texts()).toEqual([`Let me draw it.\n\n${drawingLine}`]);
+    writer.activity(undefined);
+    await settle(writer.finish());
+    expect(surface.editCount).toBe(2);
+  });
+
+  it('fails without the activity: the error line follows the text, or replaces the placeholder', async () => {
+    const surface = new RecordingSurface({ progress: true });
+    const writer = edits(surface);
+    writer.started();
+    writer.append('Let me draw it.');
+    await vi.advanceTimersByTimeAsync(0);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await settle(writer.fail('⚠️ I could not draw it.'));
+    expect(surface.texts()).toEqual(['Let me draw it.\n\n⚠️ I could not draw it.']);
+
+    const placeholder = new RecordingSurface();
+    const early = edits(placeholder);
+    early.started();
+    early.activity(drawing);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(placeholder.texts()).toEqual([drawingLine]);
+    await settle(early.fail('⚠️ I could not draw it.'));
+    expect(placeholder.texts()).toEqual(['⚠️ I could not draw it.']);
+  });
+
+  it('leaves the stop note after the text, not after the activity', async () => {
+    const surface = new RecordingSurface({ progress: true });
+    const controller = new AbortController();
+    const writer = edits(surface, { signal: controller.signal });
+    writer.started();
+    writer.append('Let me draw it.');
+    await vi.advanceTimersByTimeAsync(0);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(1_000);
+    controller.abort(new Error('deleted'));
+    await settle(writer.fail(copy.cancelled));
+    expect(surface.texts()).toEqual([`Let me draw it.\n\n${copy.cancelled}`]);
+  });
+
+  it('never shows the activity in the text the writer ends with', async () => {
+    const surface = new RecordingSurface({ progress: true });
+    const writer = edits(surface);
+    writer.started();
+    writer.append('Here.');
+    writer.activity(drawing);
+    await settle(writer.finish());
+    expect(surface.texts()).toEqual(['Here.']);
+  });
+});
+
 /** Slack-like native streaming, recording each call with the fake time. */
 function recordingStream(maxChunkChars = 12_000): ReplyStream & { calls: Array<[string, number, string?]> } {
   const calls: Array<[string, number, string?]> = [];

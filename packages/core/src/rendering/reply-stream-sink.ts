@@ -40,8 +40,8 @@ export class StreamSink implements ReplySink {
     this.fallback = options.fallback;
     // The status goes first, whatever the signal says: landing after the stream's start, it would stay up.
     this.marker = {
-      show: (status) =>
-        stream.showStatus(status === 'working' ? copy.thinkingStatus : copy.queuedStatus(status.queued)),
+      show: ({ status, activity }) =>
+        stream.showStatus(status !== 'working' ? copy.queuedStatus(status.queued) : (activity ?? copy.thinkingStatus)),
       showsPlace: true,
     };
   }
