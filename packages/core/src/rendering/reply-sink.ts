@@ -50,8 +50,9 @@ export interface ReplySink {
   /** The next call towards showing `reply`, or undefined when the platform shows all of it. */
   next(reply: ReplyState): SinkCall | undefined;
   /**
-   * After an abort: one call that leaves `note` after what the platform shows;
-   * text not yet shown is dropped.
+   * After an abort: one call that leaves `note` after what the platform shows
+   * (a stream first marks a task it shows as failed); text not yet shown is
+   * dropped.
    */
   end(note: string, reply: ReplyState): Promise<void>;
   /**
