@@ -17,10 +17,17 @@ const MARKER_REFRESH_MS = 8_000;
  */
 export const PLACEHOLDER_AFTER_MS = 1_000;
 
+/** The activity line as a message shows it, on a line of its own in italics. */
+function activityLine(activity: string): string {
+  return `_${activity.replace(/\s+/g, ' ').trim()}_`;
+}
+
 interface Shown {
   ref: MessageRef;
   /** Text the platform has now. */
   text: string;
+  /** Of which the reply's own text (without the activity line); empty for a placeholder. */
+  body: string;
   /** The message shows the status (a place in line, "Thinking…"), none of the reply yet. */
   statusOnly: boolean;
   /** When it was posted with text; a placeholder's first words go out at once. */
@@ -30,6 +37,8 @@ interface Shown {
 interface Plan {
   kind: 'post' | 'edit';
   text: string;
+  /** Of which the reply's own text (`Shown.body`). */
+  body: string;
   statusOnly: boolean;
   /** Run once the text is shown: the message is full, the reply goes on in a new one. */
   seal?: () => void;
@@ -44,7 +53,11 @@ interface Plan {
  *   works, when it has one; otherwise, when the first words are slow to come
  *   (`PLACEHOLDER_AFTER_MS`), and whenever the reply waits in line, a
  *   placeholder message with the status, which the first text replaces.
- * - Each call brings the current message to the reply's latest text.
+ *   While a tool works, the placeholder says what the bot does instead of
+ *   "Thinking…", typing or not: typing cannot say it.
+ * - Each call brings the current message to the reply's latest text, and
+ *   while a tool works, the activity line after it when the message has room
+ *   for it (never a new message for a line that goes away).
  * - Past `limits.maxMessageChars`, the message is finished at a clean
  *   boundary (`cutPiece`) and the text continues in a new message; a code
  *   block cut in two is closed and reopened.
@@ -75,7 +88,7 @@ export class EditSink implements ReplySink {
         ? undefined
         : {
             // Typing while in line would claim work that has not begun: the placeholder says where it stands.
-            show: (status, signal) => (status === 'working' ? showProgress(target, { signal }) : Promise.resolve()),
+            show: ({ status }, signal) => (status === 'working' ? showProgress(target, { signal }) : Promise.resolve()),
             refreshMs: MARKER_REFRESH_MS,
           };
   }
@@ -98,8 +111,8 @@ export class EditSink implements ReplySink {
       await this.#surface.post(this.#target, note);
       return;
     }
-    // What was shown stays; the note follows it, outside any open code block.
-    const text = current.statusOnly ? note : `${closeOpenFence(current.text)}\n\n${note}`;
+    // What was shown stays, but the activity line; the note follows it, outside any open code block.
+    const text = current.statusOnly ? note : `${closeOpenFence(current.body)}\n\n${note}`;
     if (text.length <= this.#surface.limits.maxMessageChars) await this.#surface.edit(current.ref, text);
     else await this.#surface.post(this.#target, note);
   }
@@ -112,23 +125,33 @@ export class EditSink implements ReplySink {
     if (current === undefined) {
       const ref = await this.#surface.post(this.#target, plan.text);
       const postedAt = plan.statusOnly ? Number.NEGATIVE_INFINITY : this.#clock.now();
-      this.#current = { ref, text: plan.text, statusOnly: plan.statusOnly, postedAt };
+      this.#current = { ref, text: plan.text, body: plan.body, statusOnly: plan.statusOnly, postedAt };
     } else {
       await this.#surface.edit(current.ref, plan.text);
       current.text = plan.text;
+      current.body = plan.body;
       current.statusOnly = plan.statusOnly;
     }
     plan.seal?.();
   }
 
-  #statusText(status: ReplyStatus): string | undefined {
+  #statusText(status: ReplyStatus, activity: string | undefined): string | undefined {
     if (status !== 'working') return copy.chatQueued(status.queued);
+    if (activity !== undefined) return activityLine(activity);
     const placeholder = this.#current?.statusOnly === true || this.#surface.showProgress === undefined;
     return placeholder ? copy.thinking : undefined;
   }
 
+  /** `window` (a message's text that fits) with the activity line after it, when it still fits. */
+  #withActivity(window: string, activity: string | undefined): string {
+    if (activity === undefined) return window;
+    const shown = `${closeOpenFence(window).trimEnd()}\n\n${activityLine(activity)}`;
+    return shown.length <= this.#surface.limits.maxMessageChars ? shown : window;
+  }
+
   #plan(reply: ReplyState): Plan | undefined {
     const max = this.#surface.limits.maxMessageChars;
+    const activity = reply.final ? undefined : reply.activity;
     for (;;) {
       const current = this.#current;
       const kind = current === undefined ? 'post' : 'edit';
@@ -141,20 +164,27 @@ export class EditSink implements ReplySink {
           this.#base += room;
           continue;
         }
-        const status = this.#statusText(reply.status);
+        const status = this.#statusText(reply.status, activity);
         if (status === undefined || reply.final) return undefined;
         if (current !== undefined && (!current.statusOnly || current.text === status)) return undefined;
-        if (current === undefined && reply.status === 'working') {
-          // A place in line is news at once; "working" only once the words are slow to come.
+        if (current === undefined && reply.status === 'working' && activity === undefined) {
+          // A place in line or an activity is news at once; "working" only once the words are slow to come.
           this.#workingSince ??= this.#clock.now();
-          return { kind, text: status, statusOnly: true, notBefore: this.#workingSince + PLACEHOLDER_AFTER_MS };
+          return {
+            kind,
+            text: status,
+            body: '',
+            statusOnly: true,
+            notBefore: this.#workingSince + PLACEHOLDER_AFTER_MS,
+          };
         }
-        return { kind, text: status, statusOnly: true };
+        return { kind, text: status, body: '', statusOnly: true };
       }
       const window = this.#reopen + taken;
       if (window.length <= max) {
-        if (current !== undefined && !current.statusOnly && current.text === window) return undefined;
-        return { kind, text: window, statusOnly: false };
+        const shown = this.#withActivity(window, activity);
+        if (current !== undefined && !current.statusOnly && current.text === shown) return undefined;
+        return { kind, text: shown, body: window, statusOnly: false };
       }
       const piece = cutPiece(window, (text) => text.length <= max, this.#reopen.length);
       const seal = (): void => {
@@ -166,7 +196,7 @@ export class EditSink implements ReplySink {
         seal();
         continue;
       }
-      return { kind, text: piece.text, statusOnly: false, seal };
+      return { kind, text: piece.text, body: piece.text, statusOnly: false, seal };
     }
   }
 }

@@ -462,8 +462,155 @@ describe('reply pump: the channel, the line and stops', () => {
   });
 });
 
-/** Slack-like native streaming, recording each call with the fake time. */
-function recordingStream(maxChunkChars = 12_000): ReplyStream & { calls: Array<[string, number, string?]> } {
+describe('reply pump: what the bot does meanwhile, edited in place', () => {
+  const drawing = 'Drawing “a lighthouse at dawn”…';
+  const drawingLine = '_Drawing “a lighthouse at dawn”…_';
+
+  it('shows the activity as the placeholder at once, instead of "Thinking…", typing or not', async () => {
+    for (const progress of [false, true]) {
+      const surface = new RecordingSurface({ progress });
+      const writer = edits(surface);
+      writer.started();
+      await vi.advanceTimersByTimeAsync(10);
+      const setAt = Date.now();
+      writer.activity(drawing);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(surface.texts()).toEqual([drawingLine]);
+      expect(surface.messages[0]?.postedAt).toBe(setAt);
+      writer.activity(undefined);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(surface.texts()).toEqual([copy.thinking]);
+      writer.append('Here it is.');
+      await settle(writer.finish());
+      expect(surface.texts()).toEqual(['Here it is.']);
+      expect(surface.messages).toHaveLength(1);
+    }
+  });
+
+  it('shows the activity after the text as an italic line, gone once cleared and at the end', async () => {
+    const surface = new RecordingSurface({ progress: true, limits: { minEditIntervalMs: 1_000 } });
+    const writer = edits(surface);
+    writer.started();
+    writer.append('Let me draw it.');
+    await vi.advanceTimersByTimeAsync(0);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(surface.texts()).toEqual([`Let me draw it.\n\n${drawingLine}`]);
+    writer.activity(undefined);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(surface.texts()).toEqual(['Let me draw it.']);
+    writer.activity('Editing the image…');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(surface.texts()).toEqual(['Let me draw it.\n\n_Editing the image…_']);
+    writer.append(' Done.');
+    await settle(writer.finish());
+    expect(surface.texts()).toEqual(['Let me draw it. Done.']);
+    expect(surface.messages).toHaveLength(1);
+  });
+
+  it('shows the activity line outside an open code block', async () => {
+    const surface = new RecordingSurface({ progress: true });
+    const writer = edits(surface);
+    writer.started();
+    writer.append('```py\nprint(1)\n');
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(surface.texts()).toEqual([`\`\`\`py\nprint(1)\n\`\`\`\n\n${drawingLine}`]);
+    writer.activity(undefined);
+    await settle(writer.finish());
+    expect(surface.texts()).toEqual(['```py\nprint(1)\n']);
+  });
+
+  it('leaves the activity out where it would not fit the message, and never splits for it', async () => {
+    const surface = new RecordingSurface({ progress: true, limits: { maxMessageChars: 40 } });
+    const writer = edits(surface);
+    writer.started();
+    const text = 'Thirty characters of the text.';
+    writer.append(text);
+    await vi.advanceTimersByTimeAsync(0);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(surface.texts()).toEqual([text]);
+    expect(surface.editCount).toBe(0);
+    writer.activity(undefined);
+    await settle(writer.finish());
+    expect(surface.texts()).toEqual([text]);
+    expect(surface.editCount).toBe(0);
+  });
+
+  it('makes no edit when the activity did not change', async () => {
+    const surface = new RecordingSurface({ progress: true });
+    const writer = edits(surface);
+    writer.started();
+    writer.append('Let me draw it.');
+    await vi.advanceTimersByTimeAsync(0);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(5_000);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(surface.editCount).toBe(1);
+    // Set and cleared before its edit went out: the message already shows what it should.
+    writer.activity('Editing the image…');
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(surface.editCount).toBe(1);
+    expect(surface.texts()).toEqual([`Let me draw it.\n\n${drawingLine}`]);
+    writer.activity(undefined);
+    await settle(writer.finish());
+    expect(surface.editCount).toBe(2);
+  });
+
+  it('fails without the activity: the error line follows the text, or replaces the placeholder', async () => {
+    const surface = new RecordingSurface({ progress: true });
+    const writer = edits(surface);
+    writer.started();
+    writer.append('Let me draw it.');
+    await vi.advanceTimersByTimeAsync(0);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await settle(writer.fail('⚠️ I could not draw it.'));
+    expect(surface.texts()).toEqual(['Let me draw it.\n\n⚠️ I could not draw it.']);
+
+    const placeholder = new RecordingSurface();
+    const early = edits(placeholder);
+    early.started();
+    early.activity(drawing);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(placeholder.texts()).toEqual([drawingLine]);
+    await settle(early.fail('⚠️ I could not draw it.'));
+    expect(placeholder.texts()).toEqual(['⚠️ I could not draw it.']);
+  });
+
+  it('leaves the stop note after the text, not after the activity', async () => {
+    const surface = new RecordingSurface({ progress: true });
+    const controller = new AbortController();
+    const writer = edits(surface, { signal: controller.signal });
+    writer.started();
+    writer.append('Let me draw it.');
+    await vi.advanceTimersByTimeAsync(0);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(1_000);
+    controller.abort(new Error('deleted'));
+    await settle(writer.fail(copy.cancelled));
+    expect(surface.texts()).toEqual([`Let me draw it.\n\n${copy.cancelled}`]);
+  });
+
+  it('never shows the activity in the text the writer ends with', async () => {
+    const surface = new RecordingSurface({ progress: true });
+    const writer = edits(surface);
+    writer.started();
+    writer.append('Here.');
+    writer.activity(drawing);
+    await settle(writer.finish());
+    expect(surface.texts()).toEqual(['Here.']);
+  });
+});
+
+/** Slack-like native streaming, recording each call with the fake time; with `tasks`, it shows tasks too. */
+function recordingStream(
+  maxChunkChars = 12_000,
+  { tasks = false } = {},
+): ReplyStream & { calls: Array<[string, number, string?]> } {
   const calls: Array<[string, number, string?]> = [];
   return {
     calls,
@@ -472,6 +619,9 @@ function recordingStream(maxChunkChars = 12_000): ReplyStream & { calls: Array<[
     start: async (markdown) => void calls.push(['start', Date.now(), markdown]),
     append: async (markdown) => void calls.push(['append', Date.now(), markdown]),
     stop: async (markdown) => void calls.push(['stop', Date.now(), markdown]),
+    ...(tasks
+      ? { task: async ({ id, title, status }) => void calls.push(['task', Date.now(), `${id} ${status}: ${title}`]) }
+      : {}),
   };
 }
 
@@ -486,7 +636,7 @@ function streamed(api: ReplyStream, surface: RecordingSurface, logger = silent, 
 
 const sent = (calls: Array<[string, number, string?]>): string =>
   calls
-    .filter(([kind]) => kind !== 'status')
+    .filter(([kind]) => kind !== 'status' && kind !== 'task')
     .map(([, , text]) => text ?? '')
     .join('');
 
@@ -669,5 +819,132 @@ describe('reply pump, streaming natively', () => {
     await vi.runAllTimersAsync();
     expect(await finished).toBeInstanceOf(RateLimitedError);
     expect(surface.messages).toEqual([]);
+  });
+});
+
+describe('reply pump: what the bot does meanwhile, streamed natively', () => {
+  const drawing = 'Drawing “a lighthouse at dawn”…';
+
+  it('shows the activity as the status before the stream starts', async () => {
+    const api = recordingStream(12_000, { tasks: true });
+    const writer = streamed(api, new RecordingSurface());
+    writer.started();
+    await vi.advanceTimersByTimeAsync(0);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(20_000);
+    writer.activity(undefined);
+    await vi.advanceTimersByTimeAsync(0);
+    writer.append('Here it is.');
+    await settle(writer.finish());
+    expect(api.calls).toEqual([
+      ['status', 0, copy.thinkingStatus],
+      ['status', 0, drawing],
+      ['status', 20_000, copy.thinkingStatus],
+      ['start', 20_000, 'Here it is.'],
+      ['stop', 21_000, undefined],
+    ]);
+  });
+
+  it('shows an activity after the start as a task, completed once cleared, in order with the text', async () => {
+    const api = recordingStream(12_000, { tasks: true });
+    const writer = streamed(api, new RecordingSurface());
+    writer.started();
+    writer.append('Let me draw it.');
+    await vi.advanceTimersByTimeAsync(0);
+    writer.append(' One moment.');
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(30_000);
+    writer.activity(undefined);
+    writer.append(' Here it is.');
+    await vi.advanceTimersByTimeAsync(10_000);
+    writer.activity('Editing the image…');
+    await vi.advanceTimersByTimeAsync(10_000);
+    writer.append(' Done.');
+    await settle(writer.finish());
+    expect(api.calls).toEqual([
+      ['status', 0, copy.thinkingStatus],
+      ['start', 0, 'Let me draw it.'],
+      // The words before the tool first, then its task; its end before the words after it.
+      ['append', 1_000, ' One moment.'],
+      ['task', 2_000, `activity-1 in_progress: ${drawing}`],
+      ['task', 30_000, `activity-1 complete: ${drawing}`],
+      ['append', 31_000, ' Here it is.'],
+      ['task', 40_000, 'activity-2 in_progress: Editing the image…'],
+      ['task', 50_000, 'activity-2 complete: Editing the image…'],
+      ['stop', 51_000, ' Done.'],
+    ]);
+    expect(sent(api.calls)).toBe('Let me draw it. One moment. Here it is. Done.');
+  });
+
+  it('completes the task when the reply fails, before the error line', async () => {
+    const api = recordingStream(12_000, { tasks: true });
+    const writer = streamed(api, new RecordingSurface());
+    writer.started();
+    writer.append('Let me draw it.');
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await settle(writer.fail('⚠️ I could not draw it.'));
+    expect(api.calls.slice(-3)).toEqual([
+      ['task', 1_000, `activity-1 in_progress: ${drawing}`],
+      ['task', 5_000, `activity-1 complete: ${drawing}`],
+      ['stop', 6_000, '\n\n⚠️ I could not draw it.'],
+    ]);
+  });
+
+  it('marks the task failed when a stop cuts it off, then leaves the note', async () => {
+    const api = recordingStream(12_000, { tasks: true });
+    const controller = new AbortController();
+    const writer = streamed(api, new RecordingSurface(), silent, { signal: controller.signal });
+    writer.started();
+    writer.append('Let me draw it.');
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(5_000);
+    controller.abort(new Error('deleted'));
+    await settle(writer.fail(copy.cancelled));
+    expect(api.calls.slice(-3)).toEqual([
+      ['task', 1_000, `activity-1 in_progress: ${drawing}`],
+      ['task', 5_000, `activity-1 error: ${drawing}`],
+      ['stop', 5_000, `\n\n${copy.cancelled}`],
+    ]);
+  });
+
+  it('shows nothing for an activity after the start when the stream has no tasks', async () => {
+    const api = recordingStream();
+    const writer = streamed(api, new RecordingSurface());
+    writer.started();
+    writer.append('Let me draw it.');
+    await vi.advanceTimersByTimeAsync(0);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(30_000);
+    writer.activity(undefined);
+    writer.append(' Here it is.');
+    await settle(writer.finish());
+    expect(api.calls).toEqual([
+      ['status', 0, copy.thinkingStatus],
+      ['start', 0, 'Let me draw it.'],
+      ['stop', 30_000, ' Here it is.'],
+    ]);
+  });
+
+  it('goes on with the text, without tasks, when the platform refuses one', async () => {
+    const api = recordingStream(12_000, { tasks: true });
+    let refusals = 0;
+    api.task = async () => {
+      refusals += 1;
+      throw new Error('invalid_chunks');
+    };
+    const warnings: unknown[] = [];
+    const writer = streamed(api, new RecordingSurface(), { ...silent, warn: (...args) => void warnings.push(args) });
+    writer.started();
+    writer.append('Let me draw it.');
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(30_000);
+    writer.activity(undefined);
+    writer.activity('Editing the image…');
+    writer.append(' Here it is.');
+    await settle(writer.finish());
+    expect(refusals).toBe(1);
+    expect(warnings).toHaveLength(1);
+    expect(sent(api.calls)).toBe('Let me draw it. Here it is.');
   });
 });

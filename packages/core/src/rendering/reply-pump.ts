@@ -16,7 +16,8 @@ import type { ChatTarget, SurfaceLimits } from '../surface/surface.js';
  * reply without text ends in `fail`, never `finish`). Either may reject when
  * the platform keeps refusing. From the moment it is opened until its first
  * text, a writer shows where the reply stands: its place in line (`queued`),
- * then that the model works (`started`).
+ * then that the model works (`started`). While the model's tools work, it
+ * also says what the bot does (`activity`).
  */
 export interface ReplyWriter {
   append(delta: string): void;
@@ -24,6 +25,12 @@ export interface ReplyWriter {
   queued(position: number): void;
   /** The model call began: the reply no longer waits. */
   started(): void;
+  /**
+   * What the bot does meanwhile (standard Markdown, worded by the caller:
+   * "Drawing …"), shown until cleared with undefined or until the reply ends;
+   * never part of the reply's text.
+   */
+  activity(line: string | undefined): void;
   finish(): Promise<void>;
   fail(userMessage: string): Promise<void>;
   /**
@@ -79,7 +86,8 @@ export class ReplyPump implements ReplyWriter {
   #sinkCalls = 0;
   #text = '';
   #status: ReplyStatus = 'working';
-  /** Counts status changes, so the marker never misses one that came while it was being shown. */
+  #activity: string | undefined;
+  /** Counts status and activity changes, so the marker never misses one that came while it was being shown. */
   #statusVersion = 0;
   #running = false;
   #closed = false;
@@ -155,9 +163,21 @@ export class ReplyPump implements ReplyWriter {
     this.#poke();
   }
 
+  activity(line: string | undefined): void {
+    const next = line?.trim() === '' ? undefined : line;
+    if (this.#closed || next === this.#activity) return;
+    this.#activity = next;
+    this.#statusVersion += 1;
+    wakeUp(this.#markerWake);
+    this.#replanIfNeeded();
+    this.#poke();
+  }
+
   async finish(): Promise<void> {
     if (!this.#closed) {
       this.#closed = true;
+      // The reply is complete: what the bot was doing is over, and the last message never shows it.
+      this.#activity = undefined;
       this.#replanIfNeeded();
     }
     this.#poke();
@@ -185,7 +205,7 @@ export class ReplyPump implements ReplyWriter {
   }
 
   #state(): ReplyState {
-    return { text: this.#text, final: this.#closed, status: this.#status };
+    return { text: this.#text, final: this.#closed, status: this.#status, activity: this.#activity };
   }
 
   #poke(): void {
@@ -373,7 +393,7 @@ export class ReplyPump implements ReplyWriter {
         // The latest place: those that came while this one waited its turn are shown with it.
         version = this.#statusVersion;
         try {
-          await marker.show(this.#status, cut);
+          await marker.show({ status: this.#status, activity: this.#activity }, cut);
         } finally {
           turnDone?.();
         }

@@ -10,7 +10,16 @@ export interface ReplyState {
   /** No more text will come: the platform should end up showing all of `text`. */
   readonly final: boolean;
   readonly status: ReplyStatus;
+  /**
+   * What the bot does right now, while a tool of the model works (standard
+   * Markdown, `ReplyWriter.activity`): shown for as long as it lasts, never
+   * part of `text`, and gone once the reply is final.
+   */
+  readonly activity?: string | undefined;
 }
+
+/** What a marker shows: where the reply stands, and what the bot does meanwhile. */
+export type ReplyStanding = Pick<ReplyState, 'status' | 'activity'>;
 
 /** One platform call a sink wants to make. */
 export interface SinkCall {
@@ -41,12 +50,14 @@ export interface ReplySink {
   /** The next call towards showing `reply`, or undefined when the platform shows all of it. */
   next(reply: ReplyState): SinkCall | undefined;
   /**
-   * After an abort: one call that leaves `note` after what the platform shows;
-   * text not yet shown is dropped.
+   * After an abort: one call that leaves `note` after what the platform shows
+   * (a stream first marks a task it shows as failed); text not yet shown is
+   * dropped.
    */
   end(note: string, reply: ReplyState): Promise<void>;
   /**
    * A marker shown until the first text (typing, an assistant status),
+   * shown again when where the reply stands or its activity changes, and
    * renewed every `refreshMs` when set. The pump aborts `signal` before each
    * call of the reply and waits until `show` settles, so a marker that must
    * land first ignores it and one that may land late settles at once. A
@@ -56,7 +67,7 @@ export interface ReplySink {
    */
   readonly marker?:
     | {
-        show(status: ReplyStatus, signal: AbortSignal): Promise<void>;
+        show(standing: ReplyStanding, signal: AbortSignal): Promise<void>;
         refreshMs?: number | undefined;
         showsPlace?: boolean | undefined;
       }

@@ -267,4 +267,22 @@ export interface ReplyStream {
   stop(markdown: string | undefined): Promise<void>;
   /** The message the stream writes, once started (so a job can record it). */
   messageId?(): string | undefined;
+  /**
+   * Optional: shows a task beside the streamed text, for what the bot does
+   * while a tool works (Slack: a `task_update` chunk of chat.appendStream,
+   * `{ type: 'task_update', id, title, status }`, shown as a task card among
+   * the text in the default `timeline` display mode). A later update with the
+   * same `id` changes that task's status. Without it, a started stream shows
+   * no activity at all.
+   */
+  task?(update: StreamTaskUpdate): Promise<void>;
+}
+
+/** One update of a stream's task (`ReplyStream.task`). */
+export interface StreamTaskUpdate {
+  /** Stable for one task, unique within the stream. */
+  id: string;
+  /** What the bot does, as core words it (standard Markdown; a plain-text title drops the marks). */
+  title: string;
+  status: 'in_progress' | 'complete' | 'error';
 }
