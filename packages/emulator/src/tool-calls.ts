@@ -40,7 +40,11 @@ export function decideToolCall(context: ToolContext): ToolCall | undefined {
   if (forced !== null) {
     return { id: id(), name: forced[1] as string, json: forced[2]?.trim() || '{}', preface: undefined };
   }
-  const words = context.prompt.replace(/\[[a-z]+:[^\]]*\]/gi, '').trim();
+  // A conversation's turns start with their speaker's name ("Alice: draw…"): a model leaves it out of a prompt.
+  const words = context.prompt
+    .replace(/\[[a-z]+:[^\]]*\]/gi, '')
+    .trim()
+    .replace(/^[^:\n]{1,40}:\s+/, '');
   if (context.tools.includes('edit_image') && context.hasImage && EDIT.test(words)) {
     return {
       id: id(),

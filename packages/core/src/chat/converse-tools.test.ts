@@ -105,13 +105,13 @@ describe('a conversation that sees images and acts through tools', () => {
   });
 
   it.each([
-    ['an unknown tool', '[tool:paint_wall {"colour":"red"}]', 'there is no tool named'],
-    ['input that is not JSON', '[tool:generate_image {"prompt": "a fox",]', 'not a JSON object'],
-    ['input that does not fit the schema', '[tool:generate_image {"prompt": ""}]', 'does not fit the tool'],
-    ['an edit with no image in the conversation', '[tool:edit_image {"instruction":"make it blue"}]', 'no image'],
-    ['an edit naming an image not in it', '[tool:edit_image {"instruction":"x","image":"other.png"}]', 'No image'],
-  ])('answers %s with an error result the model explains, sending nothing to generate-content', async (_what, text, said) => {
-    const trigger = message(alice, text);
+    ['an unknown tool', '[tool:paint_wall {"colour":"red"}]', [], 'there is no tool named'],
+    ['input that is not JSON', '[tool:generate_image {"prompt": "a fox",]', [], 'not a JSON object'],
+    ['input that does not fit the schema', '[tool:generate_image {"prompt": ""}]', [], 'does not fit the tool'],
+    ['an edit with no image in the conversation', '[tool:edit_image {"instruction":"make it blue"}]', [], 'no image'],
+    ['an edit naming an image not in it', '[tool:edit_image {"instruction":"x","image":"other.png"}]', [photo], 'No image'],
+  ])('answers %s with an error result the model explains, sending nothing to generate-content', async (_what, text, attached, said) => {
+    const trigger = message(alice, text, attached);
     const surface = surfaceWith([trigger]);
     const from = service.emulator.requests.length;
     expect(await converse({ target, trigger }, service.deps(surface))).toBe('done');

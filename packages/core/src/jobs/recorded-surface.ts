@@ -225,6 +225,7 @@ class JobSteps {
       append: (markdown) => stream.append(markdown),
       stop: (markdown) => stream.stop(markdown),
       ...(stream.messageId === undefined ? {} : { messageId: () => stream.messageId?.() }),
+      ...(stream.task === undefined ? {} : { task: (update) => stream.task?.(update) ?? Promise.resolve() }),
     };
   }
 

@@ -8,6 +8,7 @@ export type {
   PostedImage,
   ReplyContext,
   ReplyStream,
+  StreamTaskUpdate,
   ResultAction,
   ResultButton,
   SurfaceLimits,

@@ -46,7 +46,7 @@ interface ToolImages<T> {
   lineage(): Promise<{ lineage: VersionLineage; comment: ResultText }>;
   stem: string;
   failed(description: ReturnType<typeof describeError>): string;
-  done(numbers: readonly number[]): string;
+  done(uploaded: number, numbers: readonly number[]): string;
 }
 
 const failure = (content: string): ToolResult => ({ content, isError: true });
@@ -108,7 +108,7 @@ function generateImages(input: GenerateInput, deps: ChatDeps): ToolImages<Genera
     }),
     stem: imageFileStem({ prompt }),
     failed: (description) => copy.imagineFailed(prompt, description),
-    done: (numbers) => copy.toolResult.generated(prompt, numbers),
+    done: (uploaded, numbers) => copy.toolResult.generated(prompt, uploaded, numbers),
   };
 }
 
@@ -150,7 +150,7 @@ function editImages(input: EditInput, source: ConversationImage, deps: ChatDeps)
     },
     stem: imageFileStem({ prompt: instruction, sourceName: source.attachment.name }),
     failed: (description) => copy.editFailed(instruction, description),
-    done: (numbers) => copy.toolResult.edited(source.name, instruction, numbers),
+    done: (_uploaded, numbers) => copy.toolResult.edited(source.name, instruction, numbers),
   };
 }
 
@@ -206,7 +206,7 @@ async function makeImages<T>(job: ToolImages<T>, context: ToolContext, deps: Cha
       tell(context, answer);
       return failure(copy.toolResult.refused(answer));
     }
-    return { content: job.done(made.numbers), isError: false };
+    return { content: job.done(made.uploaded, made.numbers), isError: false };
   } catch (error) {
     if (stoppedEarly(error, context.signal) !== undefined) throw error;
     if (error instanceof JobRejectedError && error.reason === 'shutting_down') throw error;
