@@ -52,7 +52,7 @@ export async function connect(target: DatabaseTarget, options: StoreOptions = {}
 }
 
 export function kyselyStore(db: Kysely<Database>, target: DatabaseTarget, options: StoreOptions = {}): OpenedStore {
-  const context = { db, now: options.now ?? (() => new Date()) };
+  const context = { db, dialect: target.dialect, now: options.now ?? (() => new Date()) };
   return {
     display: target.display,
     dialect: target.dialect,

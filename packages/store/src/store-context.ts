@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
+import type { DatabaseTarget } from './database-url.js';
 import type { Database } from './schema.js';
 
 /** What each part of the store works with. */
 export interface StoreContext {
   db: Kysely<Database>;
+  /** For the few steps the two dialects serialise differently (see usage-ledger.ts). */
+  dialect: DatabaseTarget['dialect'];
   now: () => Date;
 }
 

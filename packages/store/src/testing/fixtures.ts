@@ -1,4 +1,4 @@
-import type { CachedThreadMessage, NewImageVersion, NewJob, UsageEntry } from '@genbot/core/store';
+import type { CachedThreadMessage, NewImageVersion, NewJob, ReservationHolder, UsageEntry } from '@genbot/core/store';
 
 export function newJob(id: string, overrides: Partial<NewJob> = {}): NewJob {
   return {
@@ -42,6 +42,10 @@ export function usage(jobId: string, overrides: Partial<UsageEntry> = {}): Usage
     tokensEstimated: false,
     ...overrides,
   };
+}
+
+export function reservationHolder(jobId: string, overrides: Partial<ReservationHolder> = {}): ReservationHolder {
+  return { jobId, platform: 'slack', workspaceId: 'T1', userId: 'U1', ...overrides };
 }
 
 export function threadMessage(

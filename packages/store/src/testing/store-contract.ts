@@ -1,13 +1,19 @@
-import { StoreUnavailableError, versionRef } from '@genbot/core/store';
+import {
+  type DailyImageLimit,
+  StoreUnavailableError,
+  type UsageEntry,
+  type UsageScope,
+  versionRef,
+} from '@genbot/core/store';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../database-url.js';
 import { migrate } from '../migrate.js';
 import { MIGRATIONS } from '../migrations/index.js';
 import { connect, kyselyStore, type OpenedStore, openStore } from '../open-store.js';
-import { openInAnotherProcess } from './child-process.js';
+import { openInAnotherProcess, startReservingProcess } from './child-process.js';
 import { TestClock } from './clock.js';
-import { newJob, newVersion, threadMessage, usage } from './fixtures.js';
+import { newJob, newVersion, reservationHolder, threadMessage, usage } from './fixtures.js';
 
 export interface StoreHarness {
   /** DATABASE_URL of an empty database that no other test uses. */
@@ -390,6 +396,133 @@ export function describeStoreContract(dialect: string, harness: () => StoreHarne
         expect((await store.usage.totals({ platform: 'discord', workspaceId: 'G1', userId: 'U1' })).today.images).toBe(
           0,
         );
+      });
+    });
+
+    describe('image reservations', () => {
+      const userLimit = (images: number, userId = 'U1'): DailyImageLimit => ({
+        scope: { platform: 'slack', workspaceId: 'T1', userId },
+        images,
+      });
+      const workspaceLimit = (images: number): DailyImageLimit => ({
+        scope: { platform: 'slack', workspaceId: 'T1' },
+        images,
+      });
+      const today = async (scope: UsageScope = { platform: 'slack', workspaceId: 'T1', userId: 'U1' }) =>
+        (await store.usage.totals(scope)).today;
+      const used = async (id: string, entry: Partial<UsageEntry>) => {
+        await store.jobs.record(newJob(id));
+        await store.usage.record(usage(id, entry));
+      };
+
+      it('reserves within a daily limit, counting what the scope used today', async () => {
+        clock.set('2026-11-04T23:59:59.999Z');
+        await used('yesterday', { images: 10 });
+        clock.set('2026-11-05T09:00:00.000Z');
+        await used('earlier', { images: 3 });
+        await store.jobs.record(newJob('reserving'));
+        expect(await store.usage.reserveImages(reservationHolder('reserving'), 2, [userLimit(5)])).toBe(true);
+        expect(await today()).toEqual({ images: 5, inputTokens: 0, outputTokens: 0, jobs: 2 });
+        await store.jobs.record(newJob('no-limit'));
+        expect(await store.usage.reserveImages(reservationHolder('no-limit'), 100, [])).toBe(true);
+      });
+
+      it('refuses a reservation past the limit and writes nothing', async () => {
+        await used('earlier', { images: 3 });
+        await store.jobs.record(newJob('refused'));
+        expect(await store.usage.reserveImages(reservationHolder('refused'), 3, [userLimit(5)])).toBe(false);
+        expect(await today()).toEqual({ images: 3, inputTokens: 0, outputTokens: 0, jobs: 1 });
+        expect((await rawRows(url, `select job_id from usage_ledger where job_id = 'refused'`)).rows).toEqual([]);
+      });
+
+      it('keeps each limit to its scope: one user, or the whole workspace', async () => {
+        await used('u1-earlier', { images: 3 });
+        await used('u2-earlier', { userId: 'U2', images: 4 });
+        await used('other-workspace', { workspaceId: 'T2', images: 50 });
+        await used('dm', { platform: 'discord', workspaceId: undefined, images: 50 });
+        for (const id of ['a', 'b', 'c', 'd']) await store.jobs.record(newJob(id));
+        const both = (userId: string) => [userLimit(5, userId), workspaceLimit(10)];
+
+        expect(await store.usage.reserveImages(reservationHolder('a'), 2, both('U1'))).toBe(true);
+        // U1 is at its limit; U2 is not, and takes the workspace's last image.
+        expect(await store.usage.reserveImages(reservationHolder('b'), 1, both('U1'))).toBe(false);
+        expect(await store.usage.reserveImages(reservationHolder('b', { userId: 'U2' }), 1, both('U2'))).toBe(true);
+        expect(await today({ platform: 'slack', workspaceId: 'T1' })).toMatchObject({ images: 10 });
+        // A workspace limit, no user in its scope, counts every user's images.
+        const u3 = reservationHolder('c', { userId: 'U3' });
+        expect(await store.usage.reserveImages(u3, 1, [workspaceLimit(10)])).toBe(false);
+        expect(await store.usage.reserveImages(u3, 1, [userLimit(1, 'U3')])).toBe(true);
+        // A DM's scope has no workspace, apart from every workspace of the platform.
+        const dm = reservationHolder('d', { platform: 'discord', workspaceId: undefined });
+        const dmLimit = (images: number) => [{ scope: { platform: 'discord', userId: 'U1' }, images }] as const;
+        expect(await store.usage.reserveImages(dm, 1, dmLimit(50))).toBe(false);
+        expect(await store.usage.reserveImages(dm, 1, dmLimit(51))).toBe(true);
+      });
+
+      it("adds to the job's own entry, keeping its day, until the recorded usage replaces it", async () => {
+        clock.set('2026-11-05T23:30:00.000Z');
+        await store.jobs.record(newJob('job'));
+        expect(await store.usage.reserveImages(reservationHolder('job'), 2, [userLimit(3)])).toBe(true);
+        expect(await store.usage.reserveImages(reservationHolder('job'), 1, [userLimit(3)])).toBe(true);
+        expect(await store.usage.reserveImages(reservationHolder('job'), 1, [userLimit(3)])).toBe(false);
+        expect(await today()).toEqual({ images: 3, inputTokens: 0, outputTokens: 0, jobs: 1 });
+        // Past midnight the entry still counts for the day it was made: today has room again.
+        clock.set('2026-11-06T00:30:00.000Z');
+        expect(await store.usage.reserveImages(reservationHolder('job'), 3, [userLimit(3)])).toBe(true);
+        expect(await today()).toMatchObject({ images: 0, jobs: 0 });
+        await store.usage.record(usage('job', { images: 4, inputTokens: 10, outputTokens: 20 }));
+        clock.set('2026-11-05T23:59:00.000Z');
+        expect(await today()).toEqual({ images: 4, inputTokens: 10, outputTokens: 20, jobs: 1 });
+      });
+
+      it('gives back reserved images, never below zero', async () => {
+        await store.jobs.record(newJob('job'));
+        await store.usage.reserveImages(reservationHolder('job'), 3, []);
+        await store.usage.releaseImages('job', 2);
+        expect(await today()).toMatchObject({ images: 1, jobs: 1 });
+        await store.usage.releaseImages('job', 5);
+        expect(await today()).toMatchObject({ images: 0, jobs: 1 });
+        await store.usage.releaseImages('never-reserved', 1);
+        expect((await rawRows(url, `select job_id from usage_ledger where job_id = 'never-reserved'`)).rows).toEqual(
+          [],
+        );
+      });
+
+      it('lets exactly the images left through when stores on one database race for them', async () => {
+        await used('earlier', { images: 7 });
+        const ids = Array.from({ length: 40 }, (_, n) => `racer-${n}`);
+        for (const id of ids) await store.jobs.record(newJob(id));
+        // Opened one after another: SQLite's migration check holds the file's write lock across awaits.
+        const others: OpenedStore[] = [];
+        try {
+          for (let n = 0; n < 3; n++) others.push(await openStore(url, { now: clock.now }));
+          const stores = [store, ...others];
+          // Connections opened now, not while racing, which would spread the reservations out.
+          await Promise.all(stores.flatMap((one) => ids.map(() => one.ping())));
+          const reserved = await Promise.all(
+            ids.map((id, n) =>
+              stores[n % stores.length]?.usage.reserveImages(reservationHolder(id, { userId: `U${n}` }), 1, [
+                workspaceLimit(10),
+              ]),
+            ),
+          );
+          expect(reserved.filter((got) => got === true)).toHaveLength(3);
+        } finally {
+          await Promise.all(others.map((other) => other.close()));
+        }
+        expect(await today({ platform: 'slack', workspaceId: 'T1' })).toMatchObject({ images: 10 });
+      });
+
+      // Two Node processes start: seconds on a loaded machine, so a wider limit than a unit test's.
+      it('lets exactly the images left through when processes race for them', { timeout: 30_000 }, async () => {
+        await used('earlier', { images: 5 });
+        const racers = [0, 1].map((worker) => Array.from({ length: 20 }, (_, n) => `racer-${worker}-${n}`));
+        for (const id of racers.flat()) await store.jobs.record(newJob(id));
+        const processes = racers.map((ids) => startReservingProcess(url, clock.now(), 15, ids));
+        await Promise.all(processes.map((child) => child.ready));
+        const reserved = await Promise.all(processes.map((child) => child.go()));
+        expect(reserved.reduce((sum, got) => sum + got, 0)).toBe(10);
+        expect(await today({ platform: 'slack', workspaceId: 'T1' })).toMatchObject({ images: 15 });
       });
     });
 
