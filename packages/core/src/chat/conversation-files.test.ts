@@ -159,7 +159,7 @@ describe('conversationFiles', () => {
   it('notes a file declared past its cap without downloading it', async () => {
     const host = new FileHost();
     const scan = { id: 'p', name: 'scan.pdf', mimeType: 'application/pdf', size: 25 * MIB };
-    const poster = { id: 'i', name: 'poster.png', mimeType: 'image/png', size: 15 * MIB };
+    const poster = { id: 'i', name: 'poster.png', mimeType: 'image/png', size: 21 * MIB };
     const trigger = message(alice, 'read this', [scan, poster, host.png('ok', 'fine.png')]);
 
     const files = await conversationFiles(deps(host), { history: [], trigger });
@@ -167,7 +167,7 @@ describe('conversationFiles', () => {
     expect(host.downloads).toEqual(['ok']);
     expect(files.notes).toEqual([
       copy.modelFileNote({ name: 'scan.pdf', reason: 'too_large', kind: 'PDF', size: 25 * MIB, limit: 20 * MIB }),
-      "📎 I couldn't read “poster.png”: it is 15.0 MiB, and an image may be at most 14.0 MiB.",
+      "📎 I couldn't read “poster.png”: it is 21.0 MiB, and an image may be at most 20.0 MiB.",
     ]);
     expect(labels(files.blocks)).toEqual(['Image "fine.png":']);
   });
@@ -181,7 +181,7 @@ describe('conversationFiles', () => {
     const files = await conversationFiles(deps(host), { history: [], trigger });
 
     expect(files.notes).toEqual([
-      "📎 I couldn't read “big.jpg”: it is larger than 14.0 MiB, the most an image may be.",
+      "📎 I couldn't read “big.jpg”: it is larger than 20.0 MiB, the most an image may be.",
     ]);
     expect(files.blocks).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { copy } from '../copy/copy.js';
 import { isImageAttachment } from '../files/attachments.js';
-import { downloadAttachment, type AttachmentDownload } from '../files/download-attachment.js';
+import { downloadAttachment, type AttachmentDownload } from './download-attachment.js';
 import {
   MODEL_CONTENT_LIMITS,
   modelContent,

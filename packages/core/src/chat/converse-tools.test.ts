@@ -28,7 +28,9 @@ const photo: AttachmentRef = { id: 'F1', name: 'harbour.png', mimeType: 'image/p
 function since(from: number): { messages: MessagesRequest[]; images: unknown[] } {
   const later = service.emulator.requests.slice(from);
   return {
-    messages: later.filter((request) => request.path === '/v1/messages').map((request) => request.body as MessagesRequest),
+    messages: later
+      .filter((request) => request.path === '/v1/messages')
+      .map((request) => request.body as MessagesRequest),
     images: later.filter((request) => request.path.includes(':generateContent')).map((request) => request.body),
   };
 }
@@ -80,7 +82,11 @@ describe('a conversation that sees images and acts through tools', () => {
   it('edits the image the message points at when told to change it, sending its own bytes', async () => {
     const earlier = message(bot, 'Here it is', [{ ...photo, id: 'F0' }]);
     const trigger = message(alice, 'make it black and white', [photo]);
-    const surface = new RecordingSurface({ limits: fast, thread: [earlier, trigger], files: { F0: bluePng, F1: bluePng } });
+    const surface = new RecordingSurface({
+      limits: fast,
+      thread: [earlier, trigger],
+      files: { F0: bluePng, F1: bluePng },
+    });
     const from = service.emulator.requests.length;
     expect(await converse({ target, trigger }, service.deps(surface))).toBe('done');
     const { images } = since(from);
@@ -109,19 +115,27 @@ describe('a conversation that sees images and acts through tools', () => {
     ['input that is not JSON', '[tool:generate_image {"prompt": "a fox",]', [], 'not a JSON object'],
     ['input that does not fit the schema', '[tool:generate_image {"prompt": ""}]', [], 'does not fit the tool'],
     ['an edit with no image in the conversation', '[tool:edit_image {"instruction":"make it blue"}]', [], 'no image'],
-    ['an edit naming an image not in it', '[tool:edit_image {"instruction":"x","image":"other.png"}]', [photo], 'No image'],
-  ])('answers %s with an error result the model explains, sending nothing to generate-content', async (_what, text, attached, said) => {
-    const trigger = message(alice, text, attached);
-    const surface = surfaceWith([trigger]);
-    const from = service.emulator.requests.length;
-    expect(await converse({ target, trigger }, service.deps(surface))).toBe('done');
-    const { messages, images } = since(from);
-    expect(images).toEqual([]);
-    const [result] = toolResults(messages[1]);
-    expect(result?.is_error).toBe(true);
-    expect(String(result?.content)).toContain(said);
-    expect(surface.texts().join('\n')).toContain("That didn't work");
-  });
+    [
+      'an edit naming an image not in it',
+      '[tool:edit_image {"instruction":"x","image":"other.png"}]',
+      [photo],
+      'No image',
+    ],
+  ])(
+    'answers %s with an error result the model explains, sending nothing to generate-content',
+    async (_what, text, attached, said) => {
+      const trigger = message(alice, text, attached);
+      const surface = surfaceWith([trigger]);
+      const from = service.emulator.requests.length;
+      expect(await converse({ target, trigger }, service.deps(surface))).toBe('done');
+      const { messages, images } = since(from);
+      expect(images).toEqual([]);
+      const [result] = toolResults(messages[1]);
+      expect(result?.is_error).toBe(true);
+      expect(String(result?.content)).toContain(said);
+      expect(surface.texts().join('\n')).toContain("That didn't work");
+    },
+  );
 
   it('tells a tool call refused by the quota as /imagine would, and sends nothing to generate-content', async () => {
     const trigger = message(alice, 'draw a cat');

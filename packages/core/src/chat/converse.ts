@@ -171,7 +171,10 @@ export async function converse(input: ConverseInput, deps: ChatDeps, signal?: Ab
         ...(tools ? { tools: [...IMAGE_TOOLS] } : {}),
       };
       for (let round = 0; ; round += 1) {
-        const stream = deps.chat.streamMessage({ ...request, messages }, jobSignal === undefined ? {} : { signal: jobSignal });
+        const stream = deps.chat.streamMessage(
+          { ...request, messages },
+          jobSignal === undefined ? {} : { signal: jobSignal },
+        );
         // Each round's words are a paragraph of their own after what the rounds before said.
         let separator = length > 0 ? '\n\n' : '';
         for await (const delta of stream.textDeltas()) {
@@ -198,7 +201,13 @@ export async function converse(input: ConverseInput, deps: ChatDeps, signal?: Ab
         const results: ToolResultBlockParam[] = [];
         // Several calls in one answer run in order: an edit may follow the drawing it edits.
         for (const use of final.toolUses) {
-          const context = { target: input.target, userId: input.userId, images: files.images, reply, signal: jobSignal };
+          const context = {
+            target: input.target,
+            userId: input.userId,
+            images: files.images,
+            reply,
+            signal: jobSignal,
+          };
           const result = await runTool(use, { ...context, call: calls }, deps);
           calls += 1;
           toolRan = true;

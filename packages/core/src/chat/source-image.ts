@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { MAX_INLINE_IMAGE_BYTES, readInputImage } from '../genai/images.js';
 import type { InputImage } from '../genai/types.js';
 import type { AttachmentUnavailableError } from '../files/attachment-unavailable.js';
-import { downloadAttachment, type AttachmentDownload } from '../files/download-attachment.js';
+import { downloadAttachment, type AttachmentDownload } from './download-attachment.js';
 import { systemClock } from '../time/clock.js';
 import { copy } from '../copy/copy.js';
 import type { ChatDeps } from './deps.js';

@@ -28,7 +28,7 @@ describe('loadConfig', () => {
         maxResponseBytes: 32 * 1024 * 1024,
       },
       reply: { maxChars: 40_000 },
-      chat: { system: undefined, maxTokens: 4_096, userIdKey: undefined },
+      chat: { system: undefined, maxTokens: 4_096, userIdKey: undefined, tools: true },
       quota: { imagesPerDay: undefined, chatTokensPerDay: undefined },
       retentionDays: 30,
       logLevel: 'info',
@@ -54,6 +54,7 @@ describe('loadConfig', () => {
       RETENTION_DAYS: '7',
       CHAT_SYSTEM_PROMPT: "  You are Ferris, the docs team's helper.\nBe brief.  ",
       CHAT_MAX_TOKENS: '64000',
+      CHAT_TOOLS: 'OFF',
     });
     expect(config).toEqual({
       service: {
@@ -67,7 +68,12 @@ describe('loadConfig', () => {
         maxResponseBytes: 1_048_576,
       },
       reply: { maxChars: 12_000 },
-      chat: { system: "You are Ferris, the docs team's helper.\nBe brief.", maxTokens: 64_000, userIdKey: 'k-1' },
+      chat: {
+        system: "You are Ferris, the docs team's helper.\nBe brief.",
+        maxTokens: 64_000,
+        userIdKey: 'k-1',
+        tools: false,
+      },
       quota: { imagesPerDay: 20, chatTokensPerDay: 0 },
       retentionDays: 7,
       logLevel: 'debug',
@@ -102,6 +108,7 @@ describe('loadConfig', () => {
     [{ CHAT_MAX_TOKENS: '0' }, 'CHAT_MAX_TOKENS'],
     [{ CHAT_MAX_TOKENS: '64001' }, 'CHAT_MAX_TOKENS'],
     [{ CHAT_MAX_TOKENS: '4k' }, 'CHAT_MAX_TOKENS'],
+    [{ CHAT_TOOLS: 'yes' }, 'CHAT_TOOLS'],
   ])('names the variable that does not fit (%o)', (env, variable) => {
     const error = errorOf(() => loadConfig(env));
     expect(error).toBeInstanceOf(UsageError);

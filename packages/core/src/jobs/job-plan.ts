@@ -4,7 +4,7 @@ import { editImage } from '../chat/edit-image.js';
 import { handleMention } from '../chat/handle-mention.js';
 import { checkImagine, imagineChecked } from '../chat/imagine.js';
 import { say } from '../chat/status-message.js';
-import type { VersionLineage } from '../results/lineage.js';
+import type { VersionLineage } from '../chat/version-lineage.js';
 import { resolveResultAction } from '../results/resolve-action.js';
 import type { ChatLogger } from '../surface/ports.js';
 import type { ChatSurface, ChatTarget } from '../surface/surface.js';

@@ -1,7 +1,7 @@
 import type { ToolJob } from '../chat/tools/tool-job.js';
 import type { QuotaConfig } from '../config/load-config.js';
 import { copy } from '../copy/copy.js';
-import type { VersionLineage } from '../results/lineage.js';
+import type { VersionLineage } from '../chat/version-lineage.js';
 import type { JobRecord, Store } from '../store/index.js';
 import type { ChatLogger } from '../surface/ports.js';
 import type { ChatJob } from './chat-job.js';

@@ -18,7 +18,9 @@ function promptText(request: MessagesRequest): string {
 }
 
 /** The counts a finished stream reports, if any. */
-async function reportedBy(stream: Pick<MessageStream, 'finalMessage'>): Promise<{ input: number; output: number } | undefined> {
+async function reportedBy(
+  stream: Pick<MessageStream, 'finalMessage'>,
+): Promise<{ input: number; output: number } | undefined> {
   try {
     const { input_tokens: input, output_tokens: output } = (await stream.finalMessage()).usage;
     if (typeof input !== 'number' && typeof output !== 'number') return undefined;

@@ -1,5 +1,5 @@
 import type { UploadFile, UploadReceipt } from '../surface/surface.js';
-import type { VersionLineage } from '../results/lineage.js';
+import type { VersionLineage } from '../chat/version-lineage.js';
 import type { ImageVersionStore, NewImageVersion } from '../store/index.js';
 import { type ChatJob, targetOf } from './chat-job.js';
 import { sha256Hex } from './image-digest.js';

@@ -32,5 +32,6 @@
  */
 export { buttonId, type ButtonTarget, type FormName, parseButtonId } from './button-id.js';
 export { resultButtons, type ResultButtonsOptions } from './result-buttons.js';
-export type { ResultActionInput, VersionLineage } from './lineage.js';
+export type { ResultActionInput } from './lineage.js';
+export type { VersionLineage } from '../chat/version-lineage.js';
 export { resolveResultAction, type ResolvedAction } from './resolve-action.js';

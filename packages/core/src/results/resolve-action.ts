@@ -7,7 +7,8 @@ import { restoreImage } from '../chat/restore-image.js';
 import { imageFileStem } from '../files/file-names.js';
 import type { AttachmentRef, ChatSurface, ResultAction } from '../surface/surface.js';
 import { type ImageVersion, type ImageVersionKey, type ImageVersionStore, isPosted } from '../store/index.js';
-import type { ResultActionInput, VersionLineage } from './lineage.js';
+import type { VersionLineage } from '../chat/version-lineage.js';
+import type { ResultActionInput } from './lineage.js';
 
 /** A button's job, ready to run with its lineage, or the short answer that refuses it. */
 export type ResolvedAction =

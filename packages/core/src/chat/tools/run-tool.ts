@@ -4,7 +4,7 @@ import { releaseBytes } from '../../genai/owned-bytes.js';
 import type { GeneratedImage, InputImage, ToolUse } from '../../genai/types.js';
 import { imageFileStem } from '../../files/file-names.js';
 import type { ReplyWriter } from '../../rendering/reply-pump.js';
-import type { VersionLineage } from '../../results/lineage.js';
+import type { VersionLineage } from '../version-lineage.js';
 import { JobRejectedError } from '../../scheduling/job-rejected-error.js';
 import { stoppedEarly } from '../../scheduling/stopped-early.js';
 import type { ChatTarget } from '../../surface/surface.js';
@@ -77,7 +77,9 @@ export async function runTool(use: ToolUse, context: ToolContext, deps: ChatDeps
       if (!picked.ok) {
         const names = context.images.map((image) => image.name);
         return failure(
-          picked.problem === 'none' ? copy.toolResult.noImage : copy.toolResult.unknownImage(request.input.image ?? '', names),
+          picked.problem === 'none'
+            ? copy.toolResult.noImage
+            : copy.toolResult.unknownImage(request.input.image ?? '', names),
         );
       }
       return makeImages(editImages(request.input, picked.image, deps), context, deps);
@@ -126,7 +128,11 @@ function editImages(input: EditInput, source: ConversationImage, deps: ChatDeps)
     generate: (image, signal) =>
       deps.images.generateImages(
         deps.config.imageModel,
-        { prompt: instruction, image, ...(input.aspect_ratio === undefined ? {} : { aspectRatio: input.aspect_ratio }) },
+        {
+          prompt: instruction,
+          image,
+          ...(input.aspect_ratio === undefined ? {} : { aspectRatio: input.aspect_ratio }),
+        },
         signal === undefined ? {} : { signal },
       ),
     lineage: async () => {

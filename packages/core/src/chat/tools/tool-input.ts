@@ -3,7 +3,11 @@ import { ASPECT_RATIOS } from '../../genai/types.js';
 import { MAX_PROMPT_CHARS } from '../imagine.js';
 import { EDIT_IMAGE, GENERATE_IMAGE, MAX_TOOL_IMAGES } from './definitions.js';
 
-const words = z.string().trim().min(1, 'must not be empty').max(MAX_PROMPT_CHARS, `must be at most ${MAX_PROMPT_CHARS} characters`);
+const words = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(MAX_PROMPT_CHARS, `must be at most ${MAX_PROMPT_CHARS} characters`);
 const aspectRatio = z.enum(ASPECT_RATIOS).optional();
 
 const generateInput = z.object({
@@ -35,11 +39,15 @@ function problemOf(error: z.ZodError): string {
 export function toolRequest(name: string, input: Record<string, unknown>): ToolRequest {
   if (name === GENERATE_IMAGE) {
     const parsed = generateInput.safeParse(input);
-    return parsed.success ? { tool: 'generate', input: parsed.data } : { tool: 'invalid', problem: problemOf(parsed.error) };
+    return parsed.success
+      ? { tool: 'generate', input: parsed.data }
+      : { tool: 'invalid', problem: problemOf(parsed.error) };
   }
   if (name === EDIT_IMAGE) {
     const parsed = editInput.safeParse(input);
-    return parsed.success ? { tool: 'edit', input: parsed.data } : { tool: 'invalid', problem: problemOf(parsed.error) };
+    return parsed.success
+      ? { tool: 'edit', input: parsed.data }
+      : { tool: 'invalid', problem: problemOf(parsed.error) };
   }
   return { tool: 'invalid', problem: `there is no tool named ${JSON.stringify(name.slice(0, 64))}` };
 }

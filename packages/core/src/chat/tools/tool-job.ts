@@ -1,4 +1,4 @@
-import type { VersionLineage } from '../../results/lineage.js';
+import type { VersionLineage } from '../version-lineage.js';
 import type { ImageVersionKey } from '../../store/index.js';
 import type { UploadReceipt } from '../../surface/surface.js';
 

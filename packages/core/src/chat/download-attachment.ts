@@ -1,7 +1,7 @@
 import { withRetries } from '../rendering/retry.js';
 import type { AttachmentRef, ChatSurface, DownloadedFile } from '../surface/surface.js';
 import type { Clock } from '../time/clock.js';
-import { AttachmentUnavailableError } from './attachment-unavailable.js';
+import { AttachmentUnavailableError } from '../files/attachment-unavailable.js';
 
 export type AttachmentDownload = { ok: true; file: DownloadedFile } | { ok: false; error: AttachmentUnavailableError };
 
