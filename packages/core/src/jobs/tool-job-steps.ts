@@ -2,7 +2,7 @@ import type { ToolJob } from '../chat/tools/tool-job.js';
 import type { QuotaConfig } from '../config/load-config.js';
 import { copy } from '../copy/copy.js';
 import type { VersionLineage } from '../chat/version-lineage.js';
-import type { JobRecord, Store } from '../store/index.js';
+import type { ImageVersionStore, JobRecord, JobStore, UsageLedger } from '../store/index.js';
 import type { ChatLogger } from '../surface/ports.js';
 import type { ChatJob } from './chat-job.js';
 import { targetOf } from './chat-job.js';
@@ -14,7 +14,11 @@ import type { StoredCall } from './until-stored.js';
 export const RESERVED_STEP = 'reserved';
 
 export interface ToolJobDeps {
-  store: Pick<Store, 'usage' | 'versions' | 'jobs'>;
+  store: {
+    usage: Pick<UsageLedger, 'reserveImages' | 'releaseImages'>;
+    versions: Pick<ImageVersionStore, 'byMessage'>;
+    jobs: Pick<JobStore, 'recordStep'>;
+  };
   stored: StoredCall;
   quota: QuotaConfig | undefined;
   logger: ChatLogger;
