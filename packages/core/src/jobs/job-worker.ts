@@ -159,6 +159,7 @@ export class JobWorker {
         nextResult: (next) => {
           lineage = next;
         },
+        madeBefore: (images) => meter.countMadeBefore(images),
       }),
     };
     const trigger = factory.cancelKey?.(job);

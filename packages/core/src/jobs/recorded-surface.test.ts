@@ -145,7 +145,7 @@ describe('recordedSurface', () => {
       const { firsts, recorder, buttons } = numbering();
       const made = upload(0, { fileIds: ['F1', 'F2'], files: 2 });
       const surface = recordedSurface(inner, { id: 'job', steps: [made] }, jobs, { recorder, buttons });
-      expect(surface.postedBefore()).toEqual({ messageId: 'M0', fileIds: ['F1', 'F2'] });
+      expect(surface.postedBefore()).toEqual({ messageId: 'M0', fileIds: ['F1', 'F2'], files: 2 });
       // Taken once: the next call finds no upload a run before made.
       expect(surface.postedBefore()).toBeUndefined();
       expect(await surface.numberImages(files)).toEqual([3]);
@@ -166,7 +166,7 @@ describe('recordedSurface', () => {
         const surface = recordedSurface(new RecordingSurface(), { id: 'job', steps: [made] }, steps().jobs, {
           recorder,
         });
-        expect(surface.postedBefore()).toEqual({ messageId: 'M0', fileIds: made.fileIds });
+        expect(surface.postedBefore()).toEqual({ messageId: 'M0', fileIds: made.fileIds, files: first });
         await surface.uploadFiles(target, files, 'next');
         expect(firsts[0]).toBe(`before ${first} (1)`);
       }

@@ -73,6 +73,7 @@ function rig(options: { imagesPerDay?: number; steps?: readonly JobStep[]; now?:
   const steps: { id: string; step: NewJobStep }[] = [];
   const lineages: VersionLineage[] = [];
   const logged: string[] = [];
+  const madeBefore: number[] = [];
   const deps: ToolJobDeps = {
     store: {
       usage,
@@ -100,10 +101,13 @@ function rig(options: { imagesPerDay?: number; steps?: readonly JobStep[]; now?:
     nextResult: (lineage) => {
       lineages.push(lineage);
     },
+    madeBefore: (images) => {
+      madeBefore.push(images);
+    },
     ...(options.now === undefined ? {} : { now: () => options.now as Date }),
   };
   const recorded = recordedSurface(new RecordingSurface(), { id: job.id, steps: options.steps ?? [] }, deps.store.jobs);
-  return { usage, versions, steps, lineages, logged, toolJob: toolJobOf(job, record, recorded, deps) };
+  return { usage, versions, steps, lineages, logged, madeBefore, toolJob: toolJobOf(job, record, recorded, deps) };
 }
 
 async function shown(versions: MemoryVersions, messageId: string, count: number, channelId = 'C9') {
@@ -187,11 +191,21 @@ describe('toolJobOf', () => {
     expect(usage.used).toBe(1);
   });
 
-  it('takes the uploads a run before made, one a call, then none', async () => {
-    const made: JobStep = { name: 'uploaded', index: 0, messageId: 'M1', fileIds: ['F1'], files: 1, at: new Date() };
-    const { toolJob } = rig({ steps: [made] });
-    expect(toolJob.postedBefore()).toEqual({ messageId: 'M1', fileIds: ['F1'] });
+  it('takes the uploads a run before made, one a call, then none, counting their images as made by this run', async () => {
+    const made: JobStep = {
+      name: 'uploaded',
+      index: 0,
+      messageId: 'M1',
+      fileIds: ['F1', 'F2'],
+      files: 2,
+      at: new Date(),
+    };
+    const { madeBefore, usage, toolJob } = rig({ steps: [made] });
+    expect(toolJob.postedBefore()).toEqual({ messageId: 'M1', fileIds: ['F1', 'F2'] });
     expect(toolJob.postedBefore()).toBeUndefined();
+    expect(madeBefore).toEqual([2]);
+    // Made already: nothing is reserved for them again.
+    expect(usage.reservations).toEqual([]);
   });
 
   it("hands each call's lineage to the job, for its next upload", () => {

@@ -24,6 +24,8 @@ export interface ToolJobDeps {
   logger: ChatLogger;
   /** The lineage of the job's next upload (its versions, its buttons). */
   nextResult(lineage: VersionLineage): void;
+  /** Images of a call whose result a run before posted: still the person's, in the usage this run records. */
+  madeBefore(images: number): void;
   now?: (() => Date) | undefined;
 }
 
@@ -66,6 +68,11 @@ export function toolJobOf(job: ChatJob, record: JobRecord, recorded: RecordedSur
     async releaseImages(_call, images) {
       await stored('give back reserved images', () => store.usage.releaseImages(job.id, images));
     },
-    postedBefore: () => recorded.postedBefore(),
+    postedBefore() {
+      const before = recorded.postedBefore();
+      if (before === undefined) return undefined;
+      deps.madeBefore(before.files);
+      return { messageId: before.messageId, fileIds: before.fileIds };
+    },
   };
 }
