@@ -160,6 +160,7 @@ export class JobWorker {
           lineage = next;
         },
         madeBefore: (images) => meter.countMadeBefore(images),
+        now: this.#options.now,
       }),
     };
     const trigger = factory.cancelKey?.(job);
