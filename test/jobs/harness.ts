@@ -1,8 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import type {
+  ChatLogger,
+  ChatModel,
   ChatSurface,
   ChatTarget,
+  ImageModel,
   MessageRef,
   ResultButton,
   UploadFile,
@@ -13,8 +19,16 @@ import { InProcessJobQueue } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
 import type { Store } from '@genbot/core/store';
+import type { QuotaConfig } from '@genbot/core/config';
 import { type ChatJob, ChatJobIntake, JobWorker, LedgerUsageReporter, type SurfaceFactory } from '@genbot/core/jobs';
 import { openStore } from '@genbot/store';
+import {
+  findPostgresBin,
+  installedOrSkipped,
+  POSTGRES_INSTALL_HINT,
+  runToCompletion,
+  startPostgres,
+} from '@genbot/test-servers';
 
 const API_KEY = 'jobs-test-key';
 
@@ -32,6 +46,8 @@ export class MemoryPlatform implements SurfaceFactory {
   }[] = [];
   /** Called as each message is posted, before the post returns (a test acts at that exact step). */
   onPost: ((text: string) => void) | undefined;
+  /** Called as each upload is made, before it returns (a test stops a run right there). */
+  onUpload: ((comment: string) => void) | undefined;
   #next = 1;
 
   surfaceFor(): ChatSurface {
@@ -60,6 +76,7 @@ export class MemoryPlatform implements SurfaceFactory {
         this.messages.set(messageId, { target, text: comment });
         const fileIds = files.map(() => `F${this.#next++}`);
         this.uploads.push({ target, files, comment, buttons, messageId, fileIds });
+        this.onUpload?.(comment);
         return { messageId, fileIds };
       },
       // A version's file is downloaded by its id, as the platform keeps it.
@@ -105,6 +122,8 @@ export interface Rig {
   emulator: Emulator;
   /** The model service's client the worker uses, for a test's own worker. */
   client: GenAiClient;
+  /** The floor's logger, for a test's own worker. */
+  logger: ChatLogger;
   platform: MemoryPlatform;
   runtime: BotRuntime;
   queue: InProcessJobQueue;
@@ -127,6 +146,47 @@ export interface RigOptions {
   logLines?: string[];
 }
 
+/** What one worker process is made of, on a store and a platform it may share with others. */
+export interface WorkerParts {
+  store: Store;
+  platform: MemoryPlatform;
+  /** The model service's client; the image and chat models default to it. */
+  client: GenAiClient;
+  images?: ImageModel;
+  chat?: ChatModel;
+  logger: ChatLogger;
+  quota?: RigOptions['quota'];
+  now?: () => Date;
+  postedWaitMs?: number;
+}
+
+/** A worker as the launcher builds one, with its own runtime (a process of its own). */
+export function startWorker(parts: WorkerParts): { worker: JobWorker; runtime: BotRuntime } {
+  const { store, platform, client, logger } = parts;
+  const runtime = new BotRuntime();
+  const worker = new JobWorker({
+    quota: quotaOf(parts.quota),
+    store,
+    runtime,
+    surfaces: [platform],
+    deps: {
+      images: parts.images ?? client,
+      chat: parts.chat ?? client,
+      config: { imageModel: 'img', chatModel: 'chat' },
+      logger,
+    },
+    logger,
+    ...(parts.now === undefined ? {} : { now: parts.now }),
+    ...(parts.postedWaitMs === undefined ? {} : { postedWait: { timeoutMs: parts.postedWaitMs } }),
+    storeRetry: { firstDelayMs: 50, maxDelayMs: 200 },
+  });
+  return { worker, runtime };
+}
+
+function quotaOf(quota: RigOptions['quota']): QuotaConfig {
+  return { imagesPerDay: quota?.imagesPerDay, chatTokensPerDay: quota?.chatTokensPerDay };
+}
+
 /** The jobs floor as the launcher composes it: a real store, the emulator, the queue, the worker and the intake. */
 export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const store = await openStore(options.databaseUrl ?? 'sqlite::memory:');
@@ -147,19 +207,16 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
         });
   const client = new GenAiClient({ baseUrl: emulator.url, apiKey: API_KEY, logger });
   const platform = new MemoryPlatform();
-  const runtime = new BotRuntime();
   const queue = new InProcessJobQueue();
-  const quota = { imagesPerDay: options.quota?.imagesPerDay, chatTokensPerDay: options.quota?.chatTokensPerDay };
-  const worker = new JobWorker({
-    quota,
+  const quota = quotaOf(options.quota);
+  const { worker, runtime } = startWorker({
     store,
-    runtime,
-    surfaces: [platform],
-    deps: { images: client, chat: client, config: { imageModel: 'img', chatModel: 'chat' }, logger },
+    platform,
+    client,
     logger,
+    quota: options.quota,
     ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.postedWaitMs === undefined ? {} : { postedWait: { timeoutMs: options.postedWaitMs } }),
-    storeRetry: { firstDelayMs: 50, maxDelayMs: 200 },
+    ...(options.postedWaitMs === undefined ? {} : { postedWaitMs: options.postedWaitMs }),
   });
   if (options.process !== false) {
     queue.process(worker.handle, { concurrency: { image: 4, stream: 4 }, platforms: worker.platforms });
@@ -169,6 +226,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     store,
     emulator,
     client,
+    logger,
     platform,
     runtime,
     queue,
@@ -224,4 +282,53 @@ export function mentionJob(text: string, options: { threadId?: string; userId?: 
       },
     },
   };
+}
+
+/** Fresh databases of one kind, one a test, so a test's counts and message ids meet no other's. */
+export interface Databases {
+  freshUrl(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface StoreBackend {
+  name: string;
+  start(): Promise<Databases>;
+}
+
+/** SQLite files, and PostgreSQL when it is installed (see `installedOrSkipped`). */
+export function storeBackends(): StoreBackend[] {
+  const sqlite: StoreBackend = {
+    name: 'SQLite',
+    start: async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'genbot-jobs-'));
+      let databases = 0;
+      return {
+        freshUrl: async () => `sqlite:${path.join(dir, `genbot-${++databases}.db`)}`,
+        close: async () => rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+  };
+  const bin = findPostgresBin();
+  const postgres: StoreBackend = {
+    name: 'PostgreSQL',
+    start: async () => {
+      const server = await startPostgres();
+      let databases = 0;
+      return {
+        freshUrl: async () => {
+          const name = `jobs_${++databases}`;
+          const where = ['-h', '127.0.0.1', '-p', String(server.port), '-U', 'postgres'];
+          await runToCompletion('createdb', path.join(bin ?? '', 'createdb'), [...where, name]);
+          return server.urlOf(name);
+        },
+        close: () => server.close(),
+      };
+    },
+  };
+  const installed = installedOrSkipped({
+    name: 'PostgreSQL',
+    found: bin !== undefined,
+    install: POSTGRES_INSTALL_HINT,
+  });
+  return installed ? [sqlite, postgres] : [sqlite];
 }

@@ -159,6 +159,8 @@ export class JobWorker {
         nextResult: (next) => {
           lineage = next;
         },
+        madeBefore: (images) => meter.countMadeBefore(images),
+        now: this.#options.now,
       }),
     };
     const trigger = factory.cancelKey?.(job);

@@ -3,7 +3,7 @@ import { tinyPng } from '../../testing/fixtures.js';
 import { RecordingSurface } from '../../testing/recording-surface.js';
 import type { MessageRef, UploadFile } from '../surface/surface.js';
 import type { JobStep, NewJobStep } from '../store/index.js';
-import { DELETED_STEP, recordedSurface, type UploadRecorder } from './recorded-surface.js';
+import { DELETED_STEP, recordedSurface, UPLOADED_STEP, type UploadRecorder } from './recorded-surface.js';
 
 class DeletingSurface extends RecordingSurface {
   readonly resultStandsAlone = true;
@@ -110,5 +110,88 @@ describe('recordedSurface', () => {
     const made = { name: 'uploaded', index: 0, messageId: 'M1', at: new Date() };
     const surface = recordedSurface(new RecordingSurface(), { id: 'job', steps: [made] }, steps().jobs, { recorder });
     expect(await surface.numberImages(files)).toBeUndefined();
+  });
+
+  describe('postedBefore', () => {
+    /** A recorder and buttons that say which job-wide image index each upload starts at. */
+    function numbering() {
+      const firsts: string[] = [];
+      const recorder: UploadRecorder = {
+        before: async (given, first) => {
+          firsts.push(`before ${first} (${given.length})`);
+          return given.map((_, offset) => first + offset + 1);
+        },
+        after: async (_given, receipt, first) => {
+          firsts.push(`after ${first} ${receipt.messageId}`);
+        },
+      };
+      const buttons = (first: number, count: number) => [
+        { id: `b${first}-${count}`, label: 'Edit', action: 'edit' as const },
+      ];
+      return { firsts, recorder, buttons };
+    }
+
+    const upload = (index: number, extra: Partial<JobStep>): JobStep => ({
+      name: UPLOADED_STEP,
+      index,
+      messageId: `M${index}`,
+      at: new Date(),
+      ...extra,
+    });
+
+    it('takes a recorded upload, and the next upload goes on after it, numbered past its files', async () => {
+      const inner = new RecordingSurface();
+      const { recorded, jobs } = steps();
+      const { firsts, recorder, buttons } = numbering();
+      const made = upload(0, { fileIds: ['F1', 'F2'], files: 2 });
+      const surface = recordedSurface(inner, { id: 'job', steps: [made] }, jobs, { recorder, buttons });
+      expect(surface.postedBefore()).toEqual({ messageId: 'M0', fileIds: ['F1', 'F2'], files: 2 });
+      // Taken once: the next call finds no upload a run before made.
+      expect(surface.postedBefore()).toBeUndefined();
+      expect(await surface.numberImages(files)).toEqual([3]);
+      await surface.uploadFiles(target, files, 'the next result');
+      expect(firsts).toEqual(['before 2 (1)', 'after 2 undefined']);
+      expect(inner.uploads.map((shown) => [shown.comment, shown.buttons?.[0]?.id])).toEqual([
+        ['the next result', 'b2-1'],
+      ]);
+      expect(recorded.map(({ name, index, files: count }) => [name, index, count])).toEqual([[UPLOADED_STEP, 1, 1]]);
+    });
+
+    it('counts an upload recorded before the file count was kept by its file ids, else as one image', async () => {
+      for (const [made, first] of [
+        [upload(0, { fileIds: ['F1', 'F2', 'F3'] }), 3],
+        [upload(0, {}), 1],
+      ] as const) {
+        const { firsts, recorder } = numbering();
+        const surface = recordedSurface(new RecordingSurface(), { id: 'job', steps: [made] }, steps().jobs, {
+          recorder,
+        });
+        expect(surface.postedBefore()).toEqual({ messageId: 'M0', fileIds: made.fileIds, files: first });
+        await surface.uploadFiles(target, files, 'next');
+        expect(firsts[0]).toBe(`before ${first} (1)`);
+      }
+    });
+
+    it('takes recorded uploads in order, and nothing when the next upload was not made', async () => {
+      const inner = new RecordingSurface();
+      const { firsts, recorder } = numbering();
+      const made = [upload(0, { files: 1, fileIds: ['F1'] }), upload(1, { files: 4, fileIds: ['F2'] })];
+      const surface = recordedSurface(inner, { id: 'job', steps: made }, steps().jobs, { recorder });
+      expect([surface.postedBefore()?.messageId, surface.postedBefore()?.messageId]).toEqual(['M0', 'M1']);
+      expect(surface.postedBefore()).toBeUndefined();
+      await surface.uploadFiles(target, files, 'third');
+      expect(firsts[0]).toBe('before 5 (1)');
+      expect(inner.uploads).toHaveLength(1);
+    });
+
+    it('takes nothing on a first run: the first upload is made and numbered from the start', async () => {
+      const inner = new RecordingSurface();
+      const { firsts, recorder } = numbering();
+      const surface = recordedSurface(inner, { id: 'job', steps: [] }, steps().jobs, { recorder });
+      expect(surface.postedBefore()).toBeUndefined();
+      await surface.uploadFiles(target, files, 'first');
+      expect(firsts[0]).toBe('before 0 (1)');
+      expect(inner.uploads).toHaveLength(1);
+    });
   });
 });

@@ -29,6 +29,9 @@ export interface UploadRecorder {
   after(files: readonly UploadFile[], receipt: UploadReceipt, firstIndex: number): Promise<void>;
 }
 
+/** An upload a run before made: where it is, and how many images it carried. */
+export type PostedBefore = UploadReceipt & { files: number };
+
 /** The buttons of a result message showing the job's images `firstIndex` to `firstIndex + count - 1`. */
 export type ResultButtonsFor = (firstIndex: number, count: number, numbers?: readonly number[]) => ResultButton[];
 
@@ -45,7 +48,7 @@ export type RecordedSurface = ChatSurface & {
    * The next upload, when a run before made it: taken, so the job's later
    * uploads go on after it and the work that would make it is not done again.
    */
-  postedBefore(): UploadReceipt | undefined;
+  postedBefore(): PostedBefore | undefined;
 };
 
 /**
@@ -152,13 +155,14 @@ class JobSteps {
     return numbers;
   }
 
-  postedBefore(): UploadReceipt | undefined {
+  postedBefore(): PostedBefore | undefined {
     const done = this.#step(UPLOADED_STEP, this.#uploads);
     if (done === undefined) return undefined;
     this.#uploads += 1;
     // Steps recorded before the count was kept carry one file id an image.
-    this.#filesUploaded += done.files ?? done.fileIds?.length ?? 1;
-    return { messageId: done.messageId, fileIds: done.fileIds };
+    const files = done.files ?? done.fileIds?.length ?? 1;
+    this.#filesUploaded += files;
+    return { messageId: done.messageId, fileIds: done.fileIds, files };
   }
 
   async uploadFiles(target: ChatTarget, files: readonly UploadFile[], comment: string): Promise<UploadReceipt> {

@@ -2,7 +2,7 @@ import type { ToolJob } from '../chat/tools/tool-job.js';
 import type { QuotaConfig } from '../config/load-config.js';
 import { copy } from '../copy/copy.js';
 import type { VersionLineage } from '../chat/version-lineage.js';
-import type { JobRecord, Store } from '../store/index.js';
+import type { ImageVersionStore, JobRecord, JobStore, UsageLedger } from '../store/index.js';
 import type { ChatLogger } from '../surface/ports.js';
 import type { ChatJob } from './chat-job.js';
 import { targetOf } from './chat-job.js';
@@ -14,12 +14,18 @@ import type { StoredCall } from './until-stored.js';
 export const RESERVED_STEP = 'reserved';
 
 export interface ToolJobDeps {
-  store: Pick<Store, 'usage' | 'versions' | 'jobs'>;
+  store: {
+    usage: Pick<UsageLedger, 'reserveImages' | 'releaseImages'>;
+    versions: Pick<ImageVersionStore, 'byMessage'>;
+    jobs: Pick<JobStore, 'recordStep'>;
+  };
   stored: StoredCall;
   quota: QuotaConfig | undefined;
   logger: ChatLogger;
   /** The lineage of the job's next upload (its versions, its buttons). */
   nextResult(lineage: VersionLineage): void;
+  /** Images of a call whose result a run before posted: still the person's, in the usage this run records. */
+  madeBefore(images: number): void;
   now?: (() => Date) | undefined;
 }
 
@@ -62,6 +68,11 @@ export function toolJobOf(job: ChatJob, record: JobRecord, recorded: RecordedSur
     async releaseImages(_call, images) {
       await stored('give back reserved images', () => store.usage.releaseImages(job.id, images));
     },
-    postedBefore: () => recorded.postedBefore(),
+    postedBefore() {
+      const before = recorded.postedBefore();
+      if (before === undefined) return undefined;
+      deps.madeBefore(before.files);
+      return { messageId: before.messageId, fileIds: before.fileIds };
+    },
   };
 }

@@ -61,6 +61,15 @@ export class UsageMeter {
     };
   }
 
+  /**
+   * Images a run before made that this run takes as made (a tool call's
+   * result it found posted): the usage a job records replaces what its
+   * earlier runs recorded, so they are counted again here.
+   */
+  countMadeBefore(images: number): void {
+    this.#images += images;
+  }
+
   wrapChat(model: ChatModel): ChatModel {
     return {
       streamMessage: (request, options) => {
