@@ -2,6 +2,7 @@
 import { chatBurst } from './chat-burst.js';
 import { chatImagine } from './chat-imagine.js';
 import { chatLatency } from './chat-latency.js';
+import { conversation } from './conversation.js';
 import { hostile } from './hostile.js';
 import { sdkComparison } from './sdk-comparison.js';
 import { peerBurst } from './peer-burst.js';
@@ -22,6 +23,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   peerBurst,
   chatImagine,
   uploadFloor,
+  conversation,
   storeLatency,
   storeOverhead,
   threadReads,

@@ -30,6 +30,8 @@ export interface ImagineBotInput {
 
 export interface ImagineBotStats {
   peakRssGrowthMiB: number;
+  /** The highest resident set size since the last reset: growth alone hides what the allocator kept from before. */
+  peakRssMiB: number;
   maxLoopDelayMs: number;
 }
 
@@ -91,7 +93,11 @@ const stop = (): void => {
   clearInterval(sampler);
   clearInterval(heartbeat);
   loopDelay.disable();
-  const stats: ImagineBotStats = { peakRssGrowthMiB: (peakRss - baseRss) / MIB, maxLoopDelayMs: loopDelay.max / 1e6 };
+  const stats: ImagineBotStats = {
+    peakRssGrowthMiB: (peakRss - baseRss) / MIB,
+    peakRssMiB: peakRss / MIB,
+    maxLoopDelayMs: loopDelay.max / 1e6,
+  };
   process.send?.(
     stats,
     () => void Promise.all([bots.stop({ drainMs: 1_000 }), client.close()]).finally(() => process.exit(0)),

@@ -15,12 +15,29 @@ export interface StreamRecord {
   text: string;
 }
 
+/** One request passed through, stamped on the fakes' clock (Date.now, epoch ms). */
+export interface ProxyExchange {
+  kind: 'messages' | 'image';
+  /** The `#tag` of the prompt it carries, if any (the last one: the mention being answered). */
+  tag: string | undefined;
+  /** The whole request received from the bot. */
+  receivedAt: number;
+  /** The service's answer passed on to its last byte; undefined until then. */
+  endedAt?: number;
+  /** A messages stream's `stop_reason` (`end_turn`, `tool_use`...), once its `message_delta` passed. */
+  stopReason?: string;
+  /** A messages request that answers tool calls (it carries `tool_result` blocks). */
+  toolResults: boolean;
+}
+
 export interface ChatProxy {
   url: string;
   /** By tag; a retried request starts its record over. */
   streams: Map<string, StreamRecord>;
   /** Start times of generate-content responses (epoch ms). */
   imageResponsesAt: number[];
+  /** Every messages and generate-content request, in the order they arrived. */
+  exchanges: ProxyExchange[];
   close(): Promise<void>;
 }
 
@@ -36,8 +53,8 @@ function tagOf(body: string): string | undefined {
   return [...body.matchAll(TAG)].at(-1)?.[1];
 }
 
-/** Reads `content_block_delta` text out of SSE bytes as they pass. */
-function deltaReader(onDelta: (text: string) => void): (chunk: Buffer) => void {
+/** Reads `content_block_delta` text and the `message_delta`'s stop reason out of SSE bytes as they pass. */
+function sseReader(on: { delta(text: string): void; stop(reason: string): void }): (chunk: Buffer) => void {
   let pending = '';
   return (chunk) => {
     pending += chunk.toString('utf8');
@@ -45,9 +62,11 @@ function deltaReader(onDelta: (text: string) => void): (chunk: Buffer) => void {
     pending = events.pop() ?? '';
     for (const event of events) {
       const data = event.split('\n').find((line) => line.startsWith('data: '));
-      if (data === undefined || !event.includes('content_block_delta')) continue;
-      const parsed = JSON.parse(data.slice('data: '.length)) as { delta?: { text?: string } };
-      if (parsed.delta?.text !== undefined) onDelta(parsed.delta.text);
+      const isDelta = event.includes('content_block_delta');
+      if (data === undefined || (!isDelta && !event.includes('message_delta'))) continue;
+      const parsed = JSON.parse(data.slice('data: '.length)) as { delta?: { text?: string; stop_reason?: string } };
+      if (isDelta && parsed.delta?.text !== undefined) on.delta(parsed.delta.text);
+      if (!isDelta && parsed.delta?.stop_reason !== undefined) on.stop(parsed.delta.stop_reason);
     }
   };
 }
@@ -56,32 +75,54 @@ export async function startChatProxy(emulatorUrl: string): Promise<ChatProxy> {
   const upstream = new URL(emulatorUrl);
   const streams = new Map<string, StreamRecord>();
   const imageResponsesAt: number[] = [];
+  const exchanges: ProxyExchange[] = [];
 
-  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer): void => {
-    const tag = req.url?.endsWith('/v1/messages') === true ? tagOf(body.toString('utf8')) : undefined;
+  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, receivedAt: number): void => {
+    const isMessages = req.url?.endsWith('/v1/messages') === true;
     const isImage = req.url?.includes(':generateContent') === true;
+    const text = isMessages || isImage ? body.toString('utf8') : undefined;
+    const exchange: ProxyExchange | undefined =
+      text === undefined
+        ? undefined
+        : {
+            kind: isMessages ? 'messages' : 'image',
+            tag: tagOf(text),
+            receivedAt,
+            toolResults: isMessages && text.includes('"tool_result"'),
+          };
+    if (exchange !== undefined) exchanges.push(exchange);
+    const tag = isMessages ? exchange?.tag : undefined;
     if (tag !== undefined) streams.delete(tag);
     const outgoing = httpRequest(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         if (isImage) imageResponsesAt.push(Date.now());
-        const read =
-          tag === undefined
-            ? undefined
-            : deltaReader((text) => {
+        const read = !isMessages
+          ? undefined
+          : sseReader({
+              delta: (text) => {
+                if (tag === undefined) return;
                 // Date.now, as the fakes stamp their records with it.
                 const now = Date.now();
                 const record = streams.get(tag);
                 if (record === undefined) streams.set(tag, { tag, firstDeltaAt: now, lastDeltaAt: now, text });
                 else Object.assign(record, { lastDeltaAt: now, text: record.text + text });
-              });
+              },
+              stop: (reason) => {
+                if (exchange !== undefined) exchange.stopReason = reason;
+              },
+            });
         answer.on('data', (chunk: Buffer) => {
           // Recorded before it is passed on: the moment the service's delta reaches the bot's side.
           read?.(chunk);
           res.write(chunk);
         });
-        answer.on('end', () => res.end());
+        answer.on('end', () => {
+          // Stamped as the last byte is passed on: from here the bot has the whole answer.
+          if (exchange !== undefined) exchange.endedAt = Date.now();
+          res.end();
+        });
         answer.on('error', () => res.destroy());
       },
     );
@@ -92,7 +133,7 @@ export async function startChatProxy(emulatorUrl: string): Promise<ChatProxy> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => forward(req, res, Buffer.concat(chunks)));
+    req.on('end', () => forward(req, res, Buffer.concat(chunks), Date.now()));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -100,6 +141,7 @@ export async function startChatProxy(emulatorUrl: string): Promise<ChatProxy> {
     url: `http://127.0.0.1:${port}`,
     streams,
     imageResponsesAt,
+    exchanges,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
