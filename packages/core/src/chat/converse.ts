@@ -207,6 +207,12 @@ export async function converse(input: ConverseInput, deps: ChatDeps, signal?: Ab
             images: files.images,
             reply,
             signal: jobSignal,
+            // genbot's own words (a refusal) are a paragraph of the reply, counted as its text.
+            tell: (answer: string): void => {
+              const text = `${length > 0 ? '\n\n' : ''}${answer}`;
+              length += text.length;
+              reply.append(text);
+            },
           };
           const result = await runTool(use, { ...context, call: calls }, deps);
           calls += 1;

@@ -159,6 +159,30 @@ describe('reply pump, editing in place', () => {
     expect(surface.messages[0]?.editTimes).toEqual([1_200]);
   });
 
+  it('is caught up once the platform shows all it was given: the activity line first, then a later edit', async () => {
+    const surface = new RecordingSurface({ limits: { minEditIntervalMs: 1_000 } });
+    const writer = edits(surface);
+    writer.started();
+    writer.append('Sure.');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(surface.texts()).toEqual(['Sure.']);
+    writer.activity('Drawing “a fox”…');
+    let caughtUp = false;
+    void writer.caughtUp().then(() => {
+      caughtUp = true;
+    });
+    // The line waits for the next edit, an edit interval after the post.
+    await vi.advanceTimersByTimeAsync(500);
+    expect(caughtUp).toBe(false);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(surface.texts()).toEqual(['Sure.\n\n_Drawing “a fox”…_']);
+    expect(caughtUp).toBe(true);
+    writer.activity(undefined);
+    await settle(writer.finish());
+    expect(surface.texts()).toEqual(['Sure.']);
+    await writer.caughtUp();
+  });
+
   it('replaces the placeholder with the first words at once, not an edit interval later', async () => {
     const surface = new RecordingSurface({ limits: { minEditIntervalMs: 1_000 } });
     const writer = edits(surface);

@@ -34,6 +34,12 @@ export interface ReplyWriter {
   finish(): Promise<void>;
   fail(userMessage: string): Promise<void>;
   /**
+   * Resolves once the platform shows all the reply was given so far (its
+   * text and activity), or the reply ended: what comes next in the channel
+   * (a tool's result) then lands after it.
+   */
+  caughtUp(): Promise<void>;
+  /**
    * Resolves once something of the reply is on screen (its first message, or
    * its marker), or it ended without anything to show.
    */
@@ -95,6 +101,9 @@ export class ReplyPump implements ReplyWriter {
   #note: string | undefined;
   #failure: { error: unknown } | undefined;
   #wake: (() => void) | undefined;
+  /** Callers of `caughtUp`, told when the sink has nothing left to do. */
+  #caughtUp: (() => void)[] = [];
+  #ended = false;
   /**
    * The wait for a call's time or the channel's turn, cut short when the call
    * would now go at another priority, or sooner (a placeholder's first words).
@@ -126,6 +135,8 @@ export class ReplyPump implements ReplyWriter {
         this.#failure = { error };
       })
       .finally(() => {
+        this.#ended = true;
+        for (const done of this.#caughtUp.splice(0)) done();
         wakeUp(this.#markerDone);
         this.#onScreen();
         signal?.removeEventListener('abort', onAbort);
@@ -204,6 +215,14 @@ export class ReplyPump implements ReplyWriter {
     return this.#o.signal?.aborted === true;
   }
 
+  caughtUp(): Promise<void> {
+    if (this.#ended) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.#caughtUp.push(resolve);
+      this.#poke();
+    });
+  }
+
   #state(): ReplyState {
     return { text: this.#text, final: this.#closed, status: this.#status, activity: this.#activity };
   }
@@ -225,6 +244,7 @@ export class ReplyPump implements ReplyWriter {
       if (this.#aborted()) return this.#endAborted();
       const call = this.#sink.next(this.#state());
       if (call === undefined) {
+        for (const done of this.#caughtUp.splice(0)) done();
         if (this.#closed) return;
         await this.#idle();
         continue;

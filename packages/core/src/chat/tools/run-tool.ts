@@ -25,8 +25,10 @@ export interface ToolContext {
   images: readonly ConversationImage[];
   /** The call's number in the job, 0-based: its recorded steps are found by it. */
   call: number;
-  /** Says what the tool does while it runs; genbot tells a refusal there itself. */
+  /** Says what the tool does while it runs. */
   reply: ReplyWriter;
+  /** Adds genbot's own words to the reply, a paragraph of their own: a refusal, as /imagine would say it. */
+  tell(answer: string): void;
   signal: AbortSignal | undefined;
 }
 
@@ -160,11 +162,6 @@ function editImages(input: EditInput, source: ConversationImage, deps: ChatDeps)
   };
 }
 
-/** Genbot's own words about a call that did not make its images, in the reply, before the model's. */
-function tell(context: ToolContext, answer: string): void {
-  context.reply.append(`\n\n${answer}\n\n`);
-}
-
 type Made = { ok: true; numbers: readonly number[]; uploaded: number } | { ok: false; answer: string };
 
 async function makeImages<T>(job: ToolImages<T>, context: ToolContext, deps: ChatDeps): Promise<ToolResult> {
@@ -177,11 +174,13 @@ async function makeImages<T>(job: ToolImages<T>, context: ToolContext, deps: Cha
   const refusal = await toolJob?.reserveImages(context.call, job.count);
   if (refusal !== undefined) {
     deps.logger.info({ tool: job.name, call: context.call }, 'tool call refused by a quota');
-    tell(context, refusal);
+    context.tell(refusal);
     return failure(copy.toolResult.refused(refusal));
   }
   let generated = 0;
   context.reply.activity(job.activity);
+  // The reply, saying what the tool does, shows before the tool's result, so the thread reads in order.
+  await context.reply.caughtUp();
   try {
     const made = await runModelCall(
       deps,
@@ -209,7 +208,7 @@ async function makeImages<T>(job: ToolImages<T>, context: ToolContext, deps: Cha
     );
     if (!made.ok || made.uploaded === 0) {
       const answer = made.ok ? copy.uploadFailed : made.answer;
-      tell(context, answer);
+      context.tell(answer);
       return failure(copy.toolResult.refused(answer));
     }
     return { content: job.done(made.uploaded, made.numbers), isError: false };
@@ -223,7 +222,7 @@ async function makeImages<T>(job: ToolImages<T>, context: ToolContext, deps: Cha
     if (isExpectedFailure(error) || error instanceof JobRejectedError)
       deps.logger.warn({ tool: job.name, reason: String(error) }, 'tool call failed');
     else deps.logger.error({ err: error, tool: job.name }, 'tool call failed');
-    tell(context, answer);
+    context.tell(answer);
     return failure(copy.toolResult.refused(answer));
   } finally {
     context.reply.activity(undefined);
