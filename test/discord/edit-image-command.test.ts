@@ -2,7 +2,7 @@ import { copy } from '@genbot/core/copy';
 import type { DiscordInteraction, DiscordMessage } from '@genbot/fakes';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everythingSaid, SECRETS, startHarness, type Harness } from './support/harness.js';
+import { chatRequests, everythingSaid, SECRETS, startHarness, type Harness } from './support/harness.js';
 
 let h: Harness;
 
@@ -91,6 +91,9 @@ describe('Discord: the Edit image message command', () => {
     const done = copy.editDone('make it grayscale', { uploaded: 1, tooLarge: 0 });
     await h.fake.waitFor(() => (content(progress) === done ? true : undefined), 10_000);
     expect(repliesTo(photo)).toHaveLength(1);
+    // An edit of its own, straight to the image model: no conversation was asked for it.
+    expect(await h.store.jobs.get(`dc-form-${opened.id}`)).toMatchObject({ kind: 'message-edit' });
+    expect(chatRequests(h.emulator)).toEqual([]);
     for (const said of everythingSaid(h)) for (const secret of SECRETS) expect(said).not.toContain(secret);
   });
 

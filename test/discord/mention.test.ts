@@ -219,7 +219,8 @@ describe('mentions on Discord', () => {
     }
   });
 
-  it('edits the image of the message a mention replies to and answers with the edited JPEG', async () => {
+  it('edits the image of the message a mention replies to through the model’s edit_image: the edited JPEG, and the reply says so', async () => {
+    const count = chatRequests(h.emulator).length;
     const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 40, b: 40 } } })
       .jpeg()
       .toBuffer();
@@ -251,9 +252,27 @@ describe('mentions on Discord', () => {
     const [red, green, blue] = channels.map((channel) => channel.mean);
     expect(Math.abs((red ?? 0) - (green ?? 0))).toBeLessThan(8);
     expect(Math.abs((green ?? 0) - (blue ?? 0))).toBeLessThan(8);
-    // One message for one result, as on Slack: the progress message gives way to it instead of ending as "Done".
-    await h.fake.waitFor(() => (repliesTo(h.channelId, mention).length === 1 ? true : undefined));
-    expect(repliesTo(h.channelId, mention)).toEqual([upload]);
+    // The model saw the photo and was offered the tools; its second request carries the tool's result.
+    await nthChatRequest(h.emulator, count + 2);
+    const [asked, told] = chatRequests(h.emulator).slice(count, count + 2);
+    expect(asked?.tools?.map((tool) => tool.name)).toEqual(['generate_image', 'edit_image']);
+    expect(JSON.stringify(asked?.messages.at(-1))).toContain('"type":"image"');
+    expect(JSON.stringify(told?.messages.at(-1))).toContain('"type":"tool_result"');
+    // Beside the result, one reply in the model's words, both rounds of them; the activity line is gone.
+    const said = await Promise.all([asked, told].map((request) => (request ? expectedReply(h.emulator, request) : '')));
+    const words = said.join('\n\n');
+    const reply = await h.fake.waitFor(
+      () =>
+        repliesTo(h.channelId, mention).find(
+          (message) => message.attachments.length === 0 && message.content === words,
+        ),
+      10_000,
+    );
+    expect(
+      repliesTo(h.channelId, mention)
+        .map((message) => message.id)
+        .sort(),
+    ).toEqual([reply.id, upload.id].sort());
   });
 
   it('ends a service failure (503 after retries) in a short human message', async () => {

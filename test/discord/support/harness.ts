@@ -2,6 +2,7 @@ import { GenAiClient, type GenAiClientOptions, type MessagesRequest } from '@gen
 import { type Jobs, openedDatabase, openJobs, startBots } from '@genbot/cli/wiring';
 import type { JobScheduler } from '@genbot/core/scheduling';
 import { createLogger, type Logger } from '@genbot/core/log';
+import { loadConfig } from '@genbot/core/config';
 import { BotRuntime } from '@genbot/core/runtime';
 import type { Store } from '@genbot/core/store';
 import type { DiscordBot, DiscordBotOptions, DiscordConfig } from '@genbot/discord-bot';
@@ -66,6 +67,8 @@ export interface HarnessOptions {
   /** The store's database (default: a fresh in-memory SQLite one). */
   databaseUrl?: string;
   quota?: { imagesPerDay?: number; chatTokensPerDay?: number };
+  /** CHAT_TOOLS, read as the launcher reads it (default: core's, on). */
+  chatTools?: 'on' | 'off';
   /** False: no worker takes jobs until `startWorker()`, so they wait in the job queue. */
   worker?: boolean;
 }
@@ -77,6 +80,8 @@ export interface JobsFloorOptions {
   /** The store's database (default: a fresh in-memory SQLite one). */
   databaseUrl?: string | undefined;
   quota?: { imagesPerDay?: number | undefined; chatTokensPerDay?: number | undefined } | undefined;
+  /** CHAT_TOOLS, read as the launcher reads it into the jobs' conversation settings (default: core's, on). */
+  chatTools?: 'on' | 'off' | undefined;
 }
 
 export interface JobsFloor {
@@ -97,6 +102,7 @@ async function floorParts(options: JobsFloorOptions) {
     runtime: new BotRuntime(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
     models: { client, imageModel: IMAGE_MODEL, chatModel: CHAT_MODEL },
     quota: { imagesPerDay: options.quota?.imagesPerDay, chatTokensPerDay: options.quota?.chatTokensPerDay },
+    ...(options.chatTools === undefined ? {} : { conversation: loadConfig({ CHAT_TOOLS: options.chatTools }).chat }),
     logger,
   };
 }
@@ -182,6 +188,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       scheduler: options.scheduler,
       databaseUrl: options.databaseUrl,
       quota: options.quota,
+      chatTools: options.chatTools,
       worker: options.worker,
     });
   } catch (error) {
@@ -247,8 +254,15 @@ export async function expectedReply(emulator: Emulator, request: MessagesRequest
   const client = new GenAiClient({ baseUrl: emulator.url, apiKey: API_KEY, retryBaseDelayMs: 5 });
   try {
     let text = '';
-    const { model, messages, max_tokens, system } = request;
-    const stream = client.streamMessage({ model, messages, max_tokens, ...(system === undefined ? {} : { system }) });
+    const { model, messages, max_tokens, system, tools } = request;
+    const stream = client.streamMessage({
+      model,
+      messages,
+      max_tokens,
+      ...(system === undefined ? {} : { system }),
+      // The tools offered decide whether the model calls one, and so its words.
+      ...(tools === undefined ? {} : { tools }),
+    });
     for await (const delta of stream.textDeltas()) text += delta;
     return text;
   } finally {

@@ -49,8 +49,9 @@ async function submitMention(message: Message, selfId: string, context: IngressC
 
 /**
  * A mention in a channel or thread: parsed into a job and submitted; a
- * refusal is one short reply (its repeats a reaction). The answer (a conversation, or an image edit)
- * comes from the job's worker, as a reply to the mention.
+ * refusal is one short reply (its repeats a reaction). The answer, always
+ * a conversation (the model may draw or edit through its tools), comes from
+ * the job's worker, as a reply to the mention.
  */
 export function handleMessage(message: Message, context: IngressContext): void {
   const selfId = message.client.user.id;

@@ -13,6 +13,8 @@ export interface FakeContext {
   readonly rateLimits: RateLimits;
   /** Switched on by tests: CDN downloads answering an error status. */
   readonly downloadFaults: TransferFaults<DownloadFault>;
+  /** Switched on by tests: downloads of one attachment answering an error status, by attachment ID. */
+  readonly attachmentFaults: Map<string, TransferFaults<DownloadFault>>;
   /** Switched on by tests: CDN downloads answering a redirect. */
   readonly downloadRedirects: TransferFaults<RedirectFault>;
   /** Switched on by tests: requests carrying files refused with 413 (40005). */

@@ -87,6 +87,27 @@ describe('Discord fake fault switches with the real discord.js', () => {
     expect(Buffer.from(await ok.arrayBuffer()).equals(PNG_1x1)).toBe(true);
   });
 
+  it('failDownloads with an attachment ID refuses that attachment alone', async () => {
+    const message = discord.userSays({
+      user: 'ada',
+      channelId: general,
+      content: 'two dots',
+      attachments: [
+        { filename: 'kept.png', bytes: PNG_1x1 },
+        { filename: 'refused.png', bytes: PNG_1x1 },
+      ],
+    });
+    const [kept, refused] = message.attachments;
+    if (kept === undefined || refused === undefined) throw new Error('attachments not stored');
+    const failing = discord.failDownloads({ status: 404, attachmentId: refused.id });
+    expect((await fetch(discord.signedUrl(refused))).status).toBe(404);
+    expect((await fetch(discord.signedUrl(kept))).status).toBe(200);
+    // A freshly signed link to it is refused too: the file itself is what the CDN will not give.
+    expect((await fetch(discord.signedUrl(refused))).status).toBe(404);
+    failing.off();
+    expect((await fetch(discord.signedUrl(refused))).status).toBe(200);
+  });
+
   it('signs attachment URLs: unsigned, tampered and expired ones answer 404, a fresh one works', async () => {
     const message = discord.userSays({
       user: 'ada',

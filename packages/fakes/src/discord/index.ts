@@ -130,7 +130,10 @@ export interface DiscordFake {
    */
   globalRateLimit(limit: GlobalRateLimit): RateLimitSwitch;
   clearRateLimits(): void;
-  /** Makes attachment downloads from the CDN answer `fault.status`; the returned switch turns it off. */
+  /**
+   * Makes attachment downloads from the CDN answer `fault.status` (with `attachmentId`, that
+   * attachment's alone); the returned switch turns it off.
+   */
   failDownloads(fault: DownloadFault): TransferFaultSwitch;
   /** Makes CDN downloads answer a redirect to `fault.location`; the returned switch turns it off. */
   redirectDownloads(fault: RedirectFault): TransferFaultSwitch;
@@ -208,6 +211,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     events: new Dispatcher(gateway, state, applicationId, attachmentSizeLimit),
     rateLimits: new RateLimits(),
     downloadFaults: new TransferFaults<DownloadFault>(),
+    attachmentFaults: new Map(),
     downloadRedirects: new TransferFaults<RedirectFault>(),
     uploadFaults: new TransferFaults<TransferFault>(),
     lateCallbacks: new TransferFaults(),
@@ -259,7 +263,12 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     rateLimit: (rule) => ctx.rateLimits.add(rule),
     globalRateLimit: (limit) => ctx.rateLimits.setGlobal(limit),
     clearRateLimits: () => ctx.rateLimits.clear(),
-    failDownloads: (fault) => ({ off: ctx.downloadFaults.add(fault) }),
+    failDownloads: (fault) => {
+      if (fault.attachmentId === undefined) return { off: ctx.downloadFaults.add(fault) };
+      const faults = ctx.attachmentFaults.get(fault.attachmentId) ?? new TransferFaults<DownloadFault>();
+      ctx.attachmentFaults.set(fault.attachmentId, faults);
+      return { off: faults.add(fault) };
+    },
     rejectUploads: (fault = {}) => ({ off: ctx.uploadFaults.add(fault) }),
     lateCallbacks: (fault = {}) => ({ off: ctx.lateCallbacks.add(fault) }),
     slowCallbacks: (fault) => ({ off: ctx.slowCallbacks.add(fault) }),

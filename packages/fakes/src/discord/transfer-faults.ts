@@ -6,6 +6,8 @@ export type TransferFault = CountedFault;
 export interface DownloadFault extends TransferFault {
   /** The CDN's answer, e.g. 404 for an expired or deleted attachment, 403 for one no longer shared. */
   readonly status: 403 | 404 | 410 | 500 | 503;
+  /** Only downloads of this attachment (whatever its URL's signature); by default every download. */
+  readonly attachmentId?: string | undefined;
 }
 
 /** Interaction callbacks that reach Discord late (a slow network): each waits `delayMs` before it counts. */

@@ -4,7 +4,7 @@ import type { FakeContext } from '../context.js';
 /** Attachment downloads: public like Discord's CDN URLs, 404 for anything unknown. */
 export function cdnRoutes(ctx: FakeContext): Hono {
   return new Hono().get('/attachments/:channelId/:attachmentId/:filename', (c) => {
-    const fault = ctx.downloadFaults.take();
+    const fault = ctx.attachmentFaults.get(c.req.param('attachmentId'))?.take() ?? ctx.downloadFaults.take();
     if (fault !== undefined) return c.text(fault.status === 404 ? 'Not Found' : `Error ${fault.status}`, fault.status);
     const redirect = ctx.downloadRedirects.take();
     if (redirect !== undefined) return c.redirect(redirect.location, 302);
