@@ -14,6 +14,7 @@ import {
   type Streaming,
 } from './support/harness.js';
 import { colourPng, isGreyscale } from './support/images.js';
+import { jobFinished } from '../support/job-finished.js';
 import { resultOf, shownText } from './support/result-messages.js';
 import { versions } from './support/text.js';
 
@@ -160,6 +161,11 @@ describe.each(MODES)('Slack over %s', (mode) => {
       expect(file.bytes).toBeDefined();
       expect(await isGreyscale(file.bytes ?? new Uint8Array())).toBe(true);
       expect(shownText(resultOf(slack, file.id))).toContain('make it grayscale');
+      // The conversation goes on after the image (the model's closing words): done before the next test.
+      await jobFinished(
+        h().store,
+        `slack-ev-${mention.deliveries.find((d) => d.eventType === 'app_mention')?.eventId}`,
+      );
     });
 
     it('edits the image earlier in the thread when the mention carries none', async () => {
@@ -170,15 +176,24 @@ describe.each(MODES)('Slack over %s', (mode) => {
         text: 'our logo',
         files: [{ name: 'logo.png', bytes: await colourPng() }],
       });
-      await slack.userSays({ user: 'U1', channel: CHANNEL, threadTs: parent.ts, text: '<@UBOT> grayscale please' });
+      const mention = await slack.userSays({
+        user: 'U1',
+        channel: CHANNEL,
+        threadTs: parent.ts,
+        text: '<@UBOT> make it grayscale',
+      });
       const file = await slack.waitFor(
         (ws) => [...ws.files.values()].find((f) => f.threadTs === parent.ts && f.user === 'UBOT' && f.completed),
         { timeoutMs: 20_000 },
       );
       expect(await isGreyscale(file.bytes ?? new Uint8Array())).toBe(true);
+      await jobFinished(
+        h().store,
+        `slack-ev-${mention.deliveries.find((d) => d.eventType === 'app_mention')?.eventId}`,
+      );
     });
 
-    it('refuses an attachment that is not an image, sending nothing to the model', async () => {
+    it('sends a PDF on the mention to the model as a document; asked to edit it, draws nothing', async () => {
       const { slack } = h();
       const since = h().emulator.requests.length;
       const mention = await slack.userSays({
@@ -193,9 +208,14 @@ describe.each(MODES)('Slack over %s', (mode) => {
           },
         ],
       });
-      const [reply] = await replyMatching(slack, mention.ts, /I can only edit images/);
-      expect(reply?.text).toMatch(/I can only edit images .*report\.pdf/);
-      expect(h().emulator.requests.length).toBe(since);
+      const expected = await expectedReply(h(), since);
+      const [reply] = await replyWithText(slack, mention.ts, expected);
+      expect(reply?.text).toMatch(/report\.pdf/);
+      const sent = h()
+        .emulator.requests.slice(since)
+        .find((r) => r.path.endsWith('/v1/messages'))?.body;
+      expect(JSON.stringify(sent)).toContain('"type":"document"');
+      expect(generateContentRequests(h(), since)).toBe(0);
     });
 
     it('never answers other bots', async () => {

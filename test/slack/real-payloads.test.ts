@@ -138,11 +138,15 @@ describe.runIf(payloads.available)('real Slack payloads through the Slack bot', 
     expect(await isGreyscale(await editedInThread(slack, threadTs))).toBe(true);
     expect(slack.calls.slice(calls).some((call) => call.method === 'files.info')).toBe(true);
     expect(slack.workspace.botMessages('UBOT', { channel: 'D0442US94JD' })).toEqual([]);
-    expect(
-      h()
-        .emulator.requests.slice(since)
-        .filter((r) => r.path.endsWith('/v1/messages')),
-    ).toEqual([]);
+    // What reached the model was the mention's conversation (its tool call and the closing words), never the DM.
+    const conversation = h()
+      .emulator.requests.slice(since)
+      .filter((r) => r.path.endsWith('/v1/messages'));
+    expect(conversation.length).toBeGreaterThan(0);
+    for (const request of conversation) {
+      expect(JSON.stringify(request.body)).toContain('make it grayscale');
+      expect(JSON.stringify(request.body)).not.toContain('message message message');
+    }
   });
 
   it('slack-file-object-docs.json: a GIF as Slack documents its file object is edited', async () => {

@@ -1,5 +1,6 @@
 import type { ReplyStream } from '@genbot/core/surface';
 import type { webApi } from '@slack/bolt';
+import { plainTitle } from './plain-title.js';
 import { slackCall, slackErrorCode } from './slack-errors.js';
 
 /** Slack's limit for one `markdown_text`. */
@@ -19,8 +20,11 @@ export interface NativeStreamOptions {
  * Slack's AI streaming for one reply (`SLACK_STREAMING=native`) as core's
  * ReplyStream: the assistant status until the stream starts, then
  * chat.startStream, chat.appendStream and chat.stopStream on one message.
- * The text is standard Markdown (`markdown_text`). When each call goes out,
- * how it is retried and what it carries is core's reply pump's business.
+ * The text is standard Markdown (`markdown_text`); what the bot does while a
+ * tool works is a `task_update` chunk, which Slack shows as a task card
+ * among the text (the default `timeline` display), its title plain text.
+ * When each call goes out, how it is retried and what it carries is core's
+ * reply pump's business.
  */
 export function nativeStream(options: NativeStreamOptions): ReplyStream {
   const { client, channel, threadTs, messageTs } = options;
@@ -52,6 +56,16 @@ export function nativeStream(options: NativeStreamOptions): ReplyStream {
       const at = started();
       await slackCall('chat.appendStream', () =>
         client.chat.appendStream({ channel, ts: at, markdown_text: markdown }),
+      );
+    },
+    task: async ({ id, title, status }) => {
+      const at = started();
+      await slackCall('chat.appendStream', () =>
+        client.chat.appendStream({
+          channel,
+          ts: at,
+          chunks: [{ type: 'task_update', id, title: plainTitle(title), status }],
+        }),
       );
     },
     stop: async (markdown) => {

@@ -1,9 +1,12 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
+import { loadConfig } from '@genbot/core/config';
 import { GenAiClient, type GenAiClientOptions } from '@genbot/core/genai';
 import type { JobLane, JobScheduler } from '@genbot/core/scheduling';
 import { createLogger } from '@genbot/core/log';
 import { BotRuntime } from '@genbot/core/runtime';
+import type { Store } from '@genbot/core/store';
+import type { ChatModel, ImageModel } from '@genbot/core/surface';
 import { startEmulator, type Emulator, type RecordedRequest } from '@genbot/emulator';
 import { startSlackFake, type SlackFake, type SlackFakeOptions, type SlackMessage } from '@genbot/fakes';
 import { parseSlackEnv, type SlackBot } from '@genbot/slack-bot';
@@ -28,6 +31,8 @@ export interface Harness {
   slack: SlackFake;
   emulator: Emulator;
   bot: SlackBot;
+  /** The jobs' store (versions, usage), as an operator would read it. */
+  store: Store;
   /** Every log line the bot (and its clients) wrote. */
   logs(): string;
   close(): Promise<void>;
@@ -45,6 +50,21 @@ export interface HarnessOptions {
   serviceLimits?: Pick<GenAiClientOptions, 'textTimeoutMs' | 'streamTimeoutMs' | 'maxResponseBytes'>;
   /** Where the bot's service is, when not the in-process emulator (an emulator in a process of its own). */
   serviceUrl?: string;
+  /** CHAT_TOOLS, read as the launcher reads it (default: on). */
+  chatTools?: 'on' | 'off';
+  /** Awaited before each image request goes to the service: a test holds drawing there while it looks at the reply. */
+  beforeImages?: () => Promise<void>;
+}
+
+/** The service's client, its image requests made to wait for `before` first. */
+function imagesAfter(client: GenAiClient, before: () => Promise<void>): ImageModel & ChatModel {
+  return {
+    generateImages: async (model, input, options) => {
+      await before();
+      return client.generateImages(model, input, options);
+    },
+    streamMessage: (request, options) => client.streamMessage(request, options),
+  };
 }
 
 /** The fake Slack workspace, the service emulator and the real bot (Bolt) on loopback, wired together. */
@@ -87,9 +107,14 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const bots = await startBots({
     slack: { slack: config.bot! },
     database: await inMemoryDatabase(),
-    models: { client, chatModel: 'claude-e2e', imageModel: 'gemini-image-e2e' },
+    models: {
+      client: options.beforeImages === undefined ? client : imagesAfter(client, options.beforeImages),
+      chatModel: 'claude-e2e',
+      imageModel: 'gemini-image-e2e',
+    },
     logger,
     runtime: options.scheduler === undefined ? undefined : new BotRuntime({ scheduler: options.scheduler }),
+    ...(options.chatTools !== undefined && { conversation: loadConfig({ CHAT_TOOLS: options.chatTools }).chat }),
     ...(options.workers !== undefined && { worker: { concurrency: options.workers } }),
   });
   await bots.working;
@@ -105,6 +130,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     slack,
     emulator,
     bot,
+    store: bots.jobs.store,
     logs: () => lines.join(''),
     close: async () => {
       await bots.stop({ drainMs: 2_000 });

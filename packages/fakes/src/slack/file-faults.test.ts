@@ -43,4 +43,16 @@ describe('switchable file host failures, with the real @slack/web-api client', (
     expect(ok.status).toBe(200);
     expect(Buffer.from(await ok.arrayBuffer()).equals(PNG)).toBe(true);
   });
+
+  it('answers url_private with the sign-in page for a 200 fault, as Slack does for a token without files:read', async () => {
+    await client.files.uploadV2({ channel_id: 'C1', file: PNG, filename: 'cat.png' });
+    const info = await client.files.info({ file: [...slack.workspace.files.keys()][0] ?? '' });
+    slack.failDownloads({ status: 200, times: 1 });
+    const page = await fetch(info.file?.url_private ?? '', {
+      headers: { authorization: `Bearer ${slack.identity.botToken}` },
+    });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toMatch(/Sign in to Slack/);
+  });
 });

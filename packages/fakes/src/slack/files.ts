@@ -93,6 +93,8 @@ export class FileTransfers {
     const redirect = this.downloadRedirects.take();
     if (redirect !== undefined) return new Response(null, { status: 302, headers: { location: redirect.location } });
     const failed = this.downloadFaults.take()?.status;
+    // A 200 instead of the file is Slack's sign-in page: what a token without files:read gets.
+    if (failed === 200) return html(LOGIN_PAGE, 200);
     if (failed !== undefined) return html(`<!DOCTYPE html><html><body>Error ${failed}</body></html>`, failed);
     const prefix = `${this.#workspace.teamId}-`;
     const file = teamFile.startsWith(prefix) ? this.#workspace.files.get(teamFile.slice(prefix.length)) : undefined;

@@ -36,4 +36,6 @@ export type {
   SlackMessage,
   SlackUser,
   SlackWorkspace,
+  StreamChunk as SlackStreamChunk,
+  StreamTaskStatus as SlackStreamTaskStatus,
 } from './workspace.js';

@@ -336,7 +336,10 @@ export class SlackFake {
     return this.#files.uploadFaults.add(fault);
   }
 
-  /** Makes `url_private` downloads (with a valid token) answer `fault.status`; call the result to switch it off. */
+  /**
+   * Makes `url_private` downloads (with a valid token) answer `fault.status` (200: Slack's sign-in page
+   * instead of the file, as a token without files:read gets it); call the result to switch it off.
+   */
   failDownloads(fault: TransferFault): () => void {
     return this.#files.downloadFaults.add(fault);
   }

@@ -220,6 +220,50 @@ describe('Web API over the real @slack/web-api client', () => {
     });
   });
 
+  it('records task_update chunks among the streamed text, and refuses malformed chunks', async () => {
+    const top = await client.chat.postMessage({ channel: 'C1', text: 'question' });
+    const start = await client.chat.startStream({
+      channel: 'C1',
+      thread_ts: top.ts as string,
+      markdown_text: 'On it. ',
+    });
+    const ts = start.ts as string;
+    const task = { type: 'task_update', id: 'draw-1', title: 'Drawing a fox' } as const;
+    await client.chat.appendStream({ channel: 'C1', ts, chunks: [{ ...task, status: 'in_progress' }] });
+    await client.chat.appendStream({
+      channel: 'C1',
+      ts,
+      chunks: [
+        { ...task, status: 'complete' },
+        { type: 'markdown_text', text: 'Done.' },
+      ],
+    });
+    await client.chat.stopStream({ channel: 'C1', ts });
+    const message = slack.workspace.message('C1', ts);
+    expect(message?.text).toBe('On it. Done.');
+    expect(message?.stream?.chunks).toEqual([
+      { ...task, status: 'in_progress', at: 7 },
+      { ...task, status: 'complete', at: 7 },
+    ]);
+    // Only text changes count as edits of the message.
+    expect(message?.edits.map((edit) => edit.text)).toEqual(['On it. ']);
+
+    const other = await client.chat.startStream({ channel: 'C1', thread_ts: top.ts as string, markdown_text: 'x' });
+    const malformed = [
+      { type: 'task_update', id: 't', title: 'Drawing', status: 'completed' },
+      { type: 'task_update', id: 't', status: 'in_progress' },
+      { type: 'progress', text: 'what' },
+    ];
+    for (const bad of malformed) {
+      const call = fetch(`${slack.apiUrl}chat.appendStream`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${slack.identity.botToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ channel: 'C1', ts: other.ts, chunks: [bad] }),
+      });
+      expect(await (await call).json()).toMatchObject({ ok: false, error: 'invalid_arguments' });
+    }
+  });
+
   it('answers 429 with Retry-After when a limit is on, and the web client waits and retries', async () => {
     const top = await client.chat.postMessage({ channel: 'C1', text: 'v1' });
     slack.rateLimit({ method: 'chat.update', perSecond: 1, scope: 'channel' });

@@ -51,9 +51,37 @@ export interface SlackMessage {
   edits: MessageVersion[];
   edited?: { user: string; ts: string };
   /** Native streaming (`chat.startStream`): open until `chat.stopStream`. */
-  stream?: { state: 'streaming' | 'stopped'; recipientUserId?: string; recipientTeamId?: string };
+  stream?: {
+    state: 'streaming' | 'stopped';
+    recipientUserId?: string;
+    recipientTeamId?: string;
+    /** The chunks other than text the stream received (task and plan updates, blocks), in order. */
+    chunks?: StreamChunk[];
+  };
   updatedAtMs: number;
 }
+
+/** A task's state as a `task_update` chunk gives it; Slack shows a task's latest update as its card. */
+export type StreamTaskStatus = 'pending' | 'in_progress' | 'complete' | 'error';
+
+/**
+ * A chunk of a native stream that is not its text, with `at`: how much of the
+ * message's text came before it (in the default `timeline` display, task
+ * cards stand among the text where they arrived).
+ */
+export type StreamChunk = { at: number } & (
+  | {
+      type: 'task_update';
+      id: string;
+      title: string;
+      status: StreamTaskStatus;
+      details?: string;
+      output?: string;
+      sources?: unknown[];
+    }
+  | { type: 'plan_update'; title: string }
+  | { type: 'blocks'; blocks: unknown[] }
+);
 
 export interface EphemeralMessage {
   channel: string;
