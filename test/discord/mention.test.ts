@@ -89,7 +89,9 @@ describe('mentions on Discord', () => {
     const { request } = await streamedReply(h.channelId, mention);
     const after = new Date();
     // Either side of a UTC midnight the test may straddle.
-    const expected = [before, after].map((now) => systemPromptFor({ configured: undefined, platform: 'discord', now }));
+    const expected = [before, after].map((now) =>
+      systemPromptFor({ configured: undefined, platform: 'discord', now, tools: true }),
+    );
     expect(expected).toContain(request.system);
     expect(request.system).toContain('You are genbot, an assistant in Discord.');
     expect(request.max_tokens).toBe(4_096);

@@ -14,7 +14,9 @@ describe('Slack: what a conversation asks the model with', () => {
     const request = (await requestSeen(h(), /\/v1\/messages$/, since)) as MessagesRequest;
     const after = new Date();
     // Either side of a UTC midnight the test may straddle.
-    const expected = [before, after].map((now) => systemPromptFor({ configured: undefined, platform: 'slack', now }));
+    const expected = [before, after].map((now) =>
+      systemPromptFor({ configured: undefined, platform: 'slack', now, tools: true }),
+    );
     expect(expected).toContain(request.system);
     expect(request.system).toContain('You are genbot, an assistant in Slack.');
     expect(request.max_tokens).toBe(4_096);

@@ -67,7 +67,7 @@ describe('converse against the emulator', () => {
     const deps = { ...base, now: () => now, config: { ...base.config, maxTokens: 321, userIdKey: 'key-1' } };
     expect(await converse({ target, trigger }, deps)).toBe('done');
     const sent = service.emulator.requests.at(-1)?.body as MessagesRequest;
-    expect(sent.system).toBe(systemPromptFor({ configured: undefined, platform: 'discord', now }));
+    expect(sent.system).toBe(systemPromptFor({ configured: undefined, platform: 'discord', now, tools: true }));
     expect(sent.system).toContain('Discord');
     expect(sent.max_tokens).toBe(321);
     expect(sent.metadata).toEqual({ user_id: opaqueUserId('discord', bob.id, 'key-1') });

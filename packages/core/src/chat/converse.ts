@@ -166,6 +166,7 @@ export async function converse(input: ConverseInput, deps: ChatDeps, signal?: Ab
           configured: config.system,
           platform: deps.surface.platform,
           now: deps.now?.() ?? new Date(),
+          tools,
         }),
         metadata: { user_id: opaqueUserId(deps.surface.platform, input.trigger.author.id, config.userIdKey) },
         ...(tools ? { tools: [...IMAGE_TOOLS] } : {}),

@@ -8,6 +8,8 @@ export interface SystemPromptSources {
   platform: Platform;
   /** The wall-clock time of the request: the built-in prompt names its date (UTC). */
   now: Date;
+  /** Whether the request offers the image tools: the built-in prompt says what they do, or where to go instead. */
+  tools: boolean;
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
@@ -23,5 +25,5 @@ function today(now: Date): string {
  * workspace's `system_prompt` settings go before `configured` here, in that order, once they exist.
  */
 export function systemPromptFor(sources: SystemPromptSources): string {
-  return sources.configured ?? copy.builtInSystemPrompt(sources.platform, today(sources.now));
+  return sources.configured ?? copy.builtInSystemPrompt(sources.platform, today(sources.now), sources.tools);
 }

@@ -386,12 +386,14 @@ export const copy = {
    * (CHAT_SYSTEM_PROMPT). Kept here so every word the bot puts forward is in one place. It claims only
    * what a conversation does: the model answers, and images come from `/imagine` and the buttons.
    */
-  builtInSystemPrompt: (platform: Platform, today: string): string => {
+  builtInSystemPrompt: (platform: Platform, today: string, tools: boolean): string => {
     const where = PLATFORM_NAMES[platform];
     return [
       `You are genbot, an assistant in ${where}. Today is ${today}.`,
-      `People's messages start with their name. Your replies are shown in ${where} as Markdown: ${MARKDOWN_SHOWN[platform]}`,
-      'You answer questions and help with writing, code and ideas. You cannot make or change images yourself: people make them with `/imagine` and change them with the buttons under an image, so point them there when they ask for a picture.',
+      `People's messages start with their name. Images and files shared in the conversation come with the latest message, each image labelled with its name. Your replies are shown in ${where} as Markdown: ${MARKDOWN_SHOWN[platform]}`,
+      tools
+        ? 'You answer questions and help with writing, code and ideas, and you can look at the images and files shared here. When someone asks for a picture, call `generate_image`; when they ask to change an image of this conversation, call `edit_image`. The result is posted in the conversation with buttons to re-roll, vary, edit and undo it, so say briefly what you made rather than describing it.'
+        : 'You answer questions and help with writing, code and ideas, and you can look at the images and files shared here. You cannot make or change images yourself: people make them with `/imagine` and change them with the buttons under an image, so point them there when they ask for a picture.',
     ].join('\n\n');
   },
 };
