@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { badInputRows } from './rows/bad-input.js';
+import { conversationFaultRows } from './rows/conversation-faults.js';
 import { discordEdgeRows, edgeFaultRows, slackEdgeRows } from './rows/edge-faults.js';
 import { hostileServiceRows } from './rows/hostile-service.js';
 import { platformFaultRows } from './rows/platform-faults.js';
@@ -24,6 +25,7 @@ const TABLE: Row[] = [
   ...hostileServiceRows,
   ...platformFaultRows,
   ...badInputRows,
+  ...conversationFaultRows,
   ...edgeFaultRows,
   ...replyBoundsRows,
   ...slackRows,
