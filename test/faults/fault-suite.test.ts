@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { badInputRows } from './rows/bad-input.js';
+import { conversationFaultRows } from './rows/conversation-faults.js';
 import { discordEdgeRows, edgeFaultRows, slackEdgeRows } from './rows/edge-faults.js';
 import { hostileServiceRows } from './rows/hostile-service.js';
 import { platformFaultRows } from './rows/platform-faults.js';
@@ -24,6 +25,7 @@ const TABLE: Row[] = [
   ...hostileServiceRows,
   ...platformFaultRows,
   ...badInputRows,
+  ...conversationFaultRows,
   ...edgeFaultRows,
   ...replyBoundsRows,
   ...slackRows,
@@ -50,6 +52,11 @@ const cases: Case[] = Array.from({ length: Math.max(...perPlatform.map((rows) =>
   perPlatform.flatMap((rows) => rows[i] ?? []),
 ).flat();
 
+/** How many rows a platform runs: the index past them is the channel no row owns. */
+function rowsOn(platform: PlatformName): number {
+  return perPlatform[PLATFORMS.indexOf(platform)]?.length ?? 0;
+}
+
 const platforms = new Map<PlatformName, Platform>();
 const lanes = new Map<PlatformName, Serial>(PLATFORMS.map((name) => [name, new Serial()]));
 let oracle: Oracle;
@@ -59,7 +66,8 @@ beforeAll(async () => {
   oracle = await Oracle.start();
   const [slack, discord] = await Promise.all([
     SlackPlatform.start(),
-    DiscordPlatform.start(perPlatform[1]?.length ?? 0),
+    // One more than the rows: the channel no row owns.
+    DiscordPlatform.start(rowsOn('discord') + 1),
   ]);
   platforms.set('slack', slack).set('discord', discord);
 });
@@ -89,6 +97,7 @@ describe('fault suite', () => {
         const ctx: RowContext = {
           platform,
           channel: platform.channel(index),
+          otherChannel: platform.channel(rowsOn(name)),
           oracle,
           requests: () => platform.emulator.requests.slice(since),
         };

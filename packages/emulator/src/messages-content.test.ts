@@ -246,6 +246,21 @@ describe('messages: tool use', () => {
     expect(without.content.map((block) => block.type)).toEqual(['text']);
   });
 
+  it("takes a tool call's words from the last speaker's message, without the files before it or the name", async () => {
+    const image = await imageBlock('png', '#1830d0');
+    for (const words of ['Alice: make it black and white', 'Alice: here it is\n\nAlice: make it black and white']) {
+      const answer = await reply({
+        tools: TOOLS,
+        messages: [user(text('Image "poster.png":'), image, text(`${words} [len:40]`))],
+      });
+      expect(answer.content.at(-1)).toMatchObject({
+        type: 'tool_use',
+        name: 'edit_image',
+        input: { instruction: 'make it black and white' },
+      });
+    }
+  });
+
   it('calls no tool when the request offers none', async () => {
     const answer = await reply({ messages: [user(text('draw a lighthouse'))] });
     expect(answer.stop_reason).toBe('end_turn');
@@ -285,6 +300,40 @@ describe('messages: tool use', () => {
       }),
     });
     expect(failed.content).toEqual([{ type: 'text', text: "That didn't work: The daily image quota is used up." }]);
+  });
+
+  it('keeps calling with [tool-loop:NAME {json}], after every tool_result, until the user says something else', async () => {
+    const ask = user(text('Ada: draw on [tool-loop:generate_image {"prompt": "a kite"}]'));
+    const first = await reply({ tools: TOOLS, messages: [ask] });
+    expect(first.stop_reason).toBe('tool_use');
+    const call = first.content[0];
+    expect(call).toEqual({
+      type: 'tool_use',
+      id: expect.any(String),
+      name: 'generate_image',
+      input: { prompt: 'a kite' },
+    });
+    const rounds = [
+      ask,
+      { role: 'assistant', content: [call] },
+      user({ type: 'tool_result', tool_use_id: call?.id, content: 'Posted 1 image.' }),
+    ];
+    const again = readStream(await streamed({ tools: TOOLS, messages: rounds }));
+    // The closing words of the round before, then the same call again under a new id.
+    expect(again).toMatchObject({
+      text: 'Done: Posted 1 image.',
+      stopReason: 'tool_use',
+      tool: { name: 'generate_image' },
+    });
+    expect(again.tool?.id).not.toBe(call?.id);
+    expect(JSON.parse(again.tool?.pieces.join('') ?? '')).toEqual({ prompt: 'a kite' });
+    // A new message of the user's without the directive is answered as any other.
+    const after = await reply({
+      tools: TOOLS,
+      messages: [...rounds, { role: 'assistant', content: [text('Done: Posted 1 image.')] }, user(text('thanks'))],
+    });
+    expect(after.stop_reason).toBe('end_turn');
+    expect(after.content.map((block) => block.type)).toEqual(['text']);
   });
 
   it('refuses tool turns that do not pair up, as the service does', async () => {

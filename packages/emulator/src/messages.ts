@@ -374,11 +374,18 @@ export async function handleMessages(context: EmulatorContext, exchange: Exchang
   const results = lastBlocks.flatMap((block) =>
     isBlock(block, 'tool_result') ? [{ text: contentText(block.content), isError: block.is_error === true }] : [],
   );
+  const userWords = request.messages
+    .filter((message) => message.role === 'user')
+    .map((message) => contentText(message.content))
+    .findLast((words) => words !== '');
   const toolCall =
-    results.length > 0 || fault?.kind === 'safety'
+    fault?.kind === 'safety'
       ? undefined
       : decideToolCall({
           prompt,
+          ask: lastBlocks.findLast((block) => isBlock(block, 'text'))?.text ?? '',
+          userWords: userWords ?? '',
+          afterResults: results.length > 0,
           tools: (request.tools ?? []).map((tool) => tool.name),
           hasImage: seen.images.length > 0,
           seed: exchange.rawBody,

@@ -10,8 +10,14 @@ export interface ToolCall {
 }
 
 export interface ToolContext {
-  /** The last user turn's words. */
+  /** The last user turn's words, file texts and image labels included (none when it only answers tool calls). */
   prompt: string;
+  /** The person's own words: the last text block of the last user turn (its files and their labels come first). */
+  ask: string;
+  /** The words of the latest user turn that has any: the message the model is answering, through its tool rounds. */
+  userWords: string;
+  /** Whether the last user turn carries tool results: the model then closes, unless a loop keeps it calling. */
+  afterResults: boolean;
   /** Names of the tools the request offers. */
   tools: readonly string[];
   /** Whether any turn of the conversation carries an image. */
@@ -27,24 +33,30 @@ const EDIT =
   /\b(?:make|turn|change|convert|recolou?r)\s+(?:it|this|that|them|the\s+(?:image|picture|photo|drawing))\b/i;
 /** `[tool:NAME {json}]`: the JSON runs to the directive's last bracket and is sent as written. */
 const FORCED = /\[tool:([A-Za-z0-9_-]+)(?:\s+([\s\S]*))?\]/;
+/** `[tool-loop:NAME {json}]`: as `[tool:…]`, and called again in every answer after the tool results. */
+const LOOPED = /\[tool-loop:([A-Za-z0-9_-]+)(?:\s+([\s\S]*))?\]/;
 
 /**
- * Which tool the model calls, deterministically: a `[tool:NAME {json}]`
- * directive forces one (any name, any JSON, tools offered or not); with tools
+ * Which tool the model calls, deterministically: a `[tool-loop:NAME {json}]`
+ * directive in the user's words calls it in every answer, after tool results
+ * too, as a model that never stops would; a `[tool:NAME {json}]` directive
+ * forces one call (any name, any JSON, tools offered or not); with tools
  * offered, a request for a picture calls `generate_image`, an instruction
- * about an image in the conversation calls `edit_image`. Undefined: no call.
+ * about an image in the conversation calls `edit_image`. After tool results
+ * only a loop calls again. Undefined: no call.
  */
 export function decideToolCall(context: ToolContext): ToolCall | undefined {
   const id = (): string => `toolu_${sha256Hex(context.seed).slice(0, 24)}`;
+  const looped = LOOPED.exec(context.userWords);
+  if (looped !== null) {
+    return { id: id(), name: looped[1] as string, json: looped[2]?.trim() || '{}', preface: undefined };
+  }
+  if (context.afterResults) return undefined;
   const forced = FORCED.exec(context.prompt);
   if (forced !== null) {
     return { id: id(), name: forced[1] as string, json: forced[2]?.trim() || '{}', preface: undefined };
   }
-  // A conversation's turns start with their speaker's name ("Alice: draw…"): a model leaves it out of a prompt.
-  const words = context.prompt
-    .replace(/\[[a-z]+:[^\]]*\]/gi, '')
-    .trim()
-    .replace(/^[^:\n]{1,40}:\s+/, '');
+  const words = lastSpeakerWords(context.ask.replace(/\[[a-z-]+:[^\]]*\]/gi, '').trim());
   if (context.tools.includes('edit_image') && context.hasImage && EDIT.test(words)) {
     return {
       id: id(),
@@ -59,6 +71,15 @@ export function decideToolCall(context: ToolContext): ToolCall | undefined {
     return { id: id(), name: 'generate_image', json: JSON.stringify(input), preface: "I'll draw that." };
   }
   return undefined;
+}
+
+/**
+ * A conversation's turns start with their speaker's name ("Alice: draw…"), and one person's
+ * messages in a row make one turn: a model takes the last message's words, without the name.
+ */
+function lastSpeakerWords(text: string): string {
+  const messages = text.split(/\n\n(?=[^:\n]{1,40}:\s)/);
+  return (messages.at(-1) ?? '').replace(/^[^:\n]{1,40}:\s+/, '').trim();
 }
 
 function aspectRatio(words: string): string | undefined {

@@ -5,12 +5,16 @@ import type { UnavailableReason } from '@genbot/core/errors';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import {
+  expectAnswerWithNotes,
+  expectEdited,
   expectNothingSent,
   expectOneReply,
   expectTexts,
+  expectToolRefused,
   imageRequestCount,
   lastWords,
-  sameTexts,
+  nthMessagesRequest,
+  sentFiles,
 } from '../support/expect-view.js';
 import { generateContentRequests, messagesRequests } from '../support/oracle.js';
 import type { Row, RowContext } from '../support/row.js';
@@ -41,6 +45,11 @@ async function gifWithFrames(frames: number): Promise<Buffer> {
 
 const BUSY = '⏳ You already have requests on the way.';
 
+/** What an image's header may declare that refuses it (its pixels or its frames). */
+type ImageHeaderProblem =
+  | { kind: 'pixels'; width: number; height: number; maxMegapixels: number }
+  | { kind: 'frames'; frames: number; maxFrames: number };
+
 function messagesRequestsSeen(ctx: RowContext): number {
   return ctx.requests().filter((request) => request.path.endsWith('/v1/messages')).length;
 }
@@ -50,56 +59,56 @@ async function until(done: () => boolean, timeoutMs = 15_000): Promise<void> {
   await eventually(done, { timeoutMs, what: 'the expected state' });
 }
 
-/** The edited image arrives in the row's channel (one upload of one image), and the service got the source. */
-async function expectEdited(ctx: RowContext, instruction: string): Promise<void> {
-  const done = lastWords(ctx, copy.editDone(instruction, { uploaded: 1, tooLarge: 0 }), 'mention');
-  const view = await settled(
-    ctx.platform,
-    ctx.channel,
-    (v) => v.uploads.length === 1 && sameTexts(v.texts, done),
-    30_000,
-  );
-  expect(view.texts).toEqual(done);
-  expect(imageRequestCount(ctx)).toBe(1);
-}
+/** Asks the model to edit the image by name, whatever it saw: the tool must refuse it on its own. */
+const FORCED_EDIT = 'make it grayscale [tool:edit_image {"instruction": "make it grayscale"}]';
 
-function bombRow(name: string, file: () => Promise<Buffer>, reason: string): Row {
+/**
+ * An image bomb never reaches the service: the model gets a note instead of
+ * it, and an edit of it asked for anyway is refused before anything is sent
+ * to generate-content.
+ */
+function bombRow(name: string, file: () => Promise<Uint8Array>, problem: ImageHeaderProblem): Row {
   return {
     name,
     async run(ctx) {
-      await ctx.platform.mention(ctx.channel, 'make it grayscale', {
+      await ctx.platform.mention(ctx.channel, FORCED_EDIT, {
         name: 'bomb.png',
         bytes: await file(),
         contentType: 'image/png',
       });
-      await expectTexts(ctx, [copy.unsupportedImage('bomb.png', reason)], 30_000);
-      expectNothingSent(ctx);
+      const reason =
+        problem.kind === 'pixels'
+          ? copy.tooManyPixels(problem.width, problem.height, problem.maxMegapixels)
+          : copy.tooManyFrames(problem.frames, problem.maxFrames);
+      const note = copy.modelFileNote({ name: 'bomb.png', reason: 'image_refused', problem }) ?? '';
+      await expectToolRefused(ctx, copy.unsupportedImage('bomb.png', reason), [note]);
+      for (const request of messagesRequests(ctx.requests())) expect(sentFiles(request)).toEqual([]);
     },
   };
 }
 
 export const edgeFaultRows: Row[] = [
   bombRow(
-    'image bomb: a PNG of a few hundred bytes declaring 50,000 × 50,000 pixels is refused before anything is sent',
-    async () => Buffer.from(pngDeclaring(50_000, 50_000)),
-    copy.tooManyPixels(50_000, 50_000, 40),
+    'image bomb: a PNG of a few hundred bytes declaring 50,000 × 50,000 pixels never reaches the service, an edit of it is refused',
+    async () => pngDeclaring(50_000, 50_000),
+    { kind: 'pixels', width: 50_000, height: 50_000, maxMegapixels: 40 },
   ),
   bombRow(
-    'image bomb: a GIF of 150 frames is refused before anything is sent',
+    'image bomb: a GIF of 150 frames never reaches the service, an edit of it is refused',
     () => gifWithFrames(150),
-    copy.tooManyFrames(150, 100),
+    { kind: 'frames', frames: 150, maxFrames: 100 },
   ),
   {
-    name: 'attachment download redirected to a metadata address: refused, never fetched, nothing sent',
+    name: 'attachment download redirected to a metadata address: refused, never fetched, a note, nothing sent to generate-content',
     async run(ctx) {
       const off = ctx.platform.redirectDownloads('http://169.254.169.254/latest/meta-data/iam/');
       try {
         await ctx.platform.mention(ctx.channel, 'make it grayscale', { name: 'poster.png', bytes: await colourPng() });
-        await expectTexts(ctx, [copy.fileUnavailable('poster.png', 'external')], 30_000);
+        const request = await expectAnswerWithNotes(ctx, [copy.fileUnavailable('poster.png', 'external')]);
+        expect(sentFiles(request)).toEqual([]);
       } finally {
         off();
       }
-      expectNothingSent(ctx);
     },
   },
   {
@@ -145,7 +154,7 @@ const SLACK_UNAVAILABLE: Array<['hidden_by_limit' | 'tombstone' | 'external', st
 
 export const slackEdgeRows: Row[] = [
   {
-    name: 'Slack Connect file (file_access: check_file_info): looked up with files.info, then edited',
+    name: 'Slack Connect file (file_access: check_file_info): looked up with files.info, then edited by the model',
     only: 'slack',
     async run(ctx) {
       const { slack } = ctx.platform.h;
@@ -162,29 +171,29 @@ export const slackEdgeRows: Row[] = [
   },
   ...SLACK_UNAVAILABLE.map(
     ([access, what, reason]): Row => ({
-      name: `file ${what}: a short answer, nothing sent`,
+      name: `file ${what}: the conversation answers with a note, nothing sent to generate-content`,
       only: 'slack',
       async run(ctx) {
         await slackFileRow(ctx, access);
         const name = access === 'external' ? 'poster.png' : 'the file';
-        await expectTexts(ctx, [copy.fileUnavailable(name, reason as Exclude<UnavailableReason, 'too_large'>)]);
-        expectNothingSent(ctx);
+        const note = copy.fileUnavailable(name, reason as Exclude<UnavailableReason, 'too_large'>);
+        expect(sentFiles(await expectAnswerWithNotes(ctx, [note]))).toEqual([]);
       },
     }),
   ),
   {
-    name: 'Slack answers its sign-in page instead of the file (files:read missing): said so, tried once, nothing sent',
+    name: 'Slack answers its sign-in page instead of the file (files:read missing): said so in a note, tried once, nothing sent to generate-content',
     only: 'slack',
     async run(ctx) {
-      // Only the first download is refused: a retry would get the file and edit it.
+      // Only the first download is refused: a retry would get the file, and the model would see it and edit it.
       const off = ctx.platform.h.slack.failDownloads({ status: 200, times: 1 });
       try {
         await ctx.platform.mention(ctx.channel, 'make it grayscale', { name: 'poster.png', bytes: await colourPng() });
-        await expectTexts(ctx, [copy.fileUnavailable('poster.png', 'not_allowed')], 30_000);
+        const request = await expectAnswerWithNotes(ctx, [copy.fileUnavailable('poster.png', 'not_allowed')]);
+        expect(sentFiles(request)).toEqual([]);
       } finally {
         off();
       }
-      expectNothingSent(ctx);
     },
   },
   {
@@ -206,7 +215,7 @@ export const slackEdgeRows: Row[] = [
 
 export const discordEdgeRows: Row[] = [
   {
-    name: 'attachment without content_type or extension: recognised from its bytes and edited',
+    name: 'attachment without content_type or extension: recognised from its bytes, seen by the model and edited',
     only: 'discord',
     async run(ctx) {
       const { h } = ctx.platform;
@@ -216,12 +225,12 @@ export const discordEdgeRows: Row[] = [
         content: `${h.mention} make it grayscale`,
         attachments: [{ filename: 'poster', contentType: null, bytes: await colourPng() }],
       });
-      await settled(ctx.platform, ctx.channel, (v) => v.uploads.length === 1 && sameTexts(v.texts, []), 30_000);
-      expect(imageRequestCount(ctx)).toBe(1);
+      await expectEdited(ctx, 'make it grayscale');
+      expect(sentFiles(await nthMessagesRequest(ctx, 1)).map((block) => block.type)).toEqual(['image']);
     },
   },
   {
-    name: 'an expired attachment link (404 once): the message is fetched again and the image edited',
+    name: 'an expired attachment link (404 once): the message is fetched again, the image seen and edited',
     only: 'discord',
     async run(ctx) {
       const off = ctx.platform.failDownloads(404, 1);
@@ -266,7 +275,7 @@ export const discordEdgeRows: Row[] = [
       expect(body).toContain('16:9');
       expect(body).not.toContain('--ar');
       expect((await beforeMarker(ctx)).view).toMatchObject({
-        texts: lastWords(ctx, copy.imagineDone('a wide beach', { uploaded: 1, tooLarge: 0 }), 'imagine'),
+        texts: lastWords(ctx, copy.imagineDone('a wide beach', { uploaded: 1, tooLarge: 0 })),
         uploads: [{ comment: copy.imageComment('a wide beach') }],
       });
     },

@@ -3,15 +3,16 @@ import { MAX_INLINE_IMAGE_BYTES } from '@genbot/core/genai';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import {
+  expectAnswerWithNotes,
   expectImages,
-  expectNothingSent,
   expectOneReply,
   expectTexts,
+  expectToolRefused,
   imageRequestCount,
+  sentFiles,
 } from '../support/expect-view.js';
 import type { PlatformFault } from '../support/platform.js';
 import type { Row, RowContext } from '../support/row.js';
-import { settled } from '../support/settle.js';
 
 function colourPng(): Promise<Buffer> {
   return sharp({ create: { width: 48, height: 32, channels: 3, background: { r: 210, g: 60, b: 30 } } })
@@ -39,29 +40,33 @@ function rateLimitRow(kind: PlatformFault, act: (ctx: RowContext) => Promise<voi
   };
 }
 
-/** A mention carrying `attachment` is answered with `answer`, and the service is never asked. */
+/**
+ * A mention carrying `attachment` with an edit instruction whose model asks
+ * to edit it (by a forced call when the model could not see it as an image):
+ * the edit is refused as `refusal` says, and nothing is sent to
+ * generate-content.
+ */
 function refusedAttachment(
   name: string,
   attachment: () => Promise<{ name: string; bytes: Uint8Array; contentType?: string }>,
-  answer: (fileName: string) => RegExp | string,
+  refusal: {
+    /** The model sees the image, so it asks for the edit itself. */
+    seen: boolean;
+    /** What genbot tells the person about the edit, if anything (an edit of no image is the model's to explain). */
+    told: (fileName: string) => string | undefined;
+    /** The notes that end the reply: files the model could not read. */
+    notes: (fileName: string) => string[];
+  },
 ): Row {
   return {
     name,
     async run(ctx) {
       const file = await attachment();
-      await ctx.platform.mention(ctx.channel, 'make it grayscale', file);
-      const expected = answer(file.name);
-      if (typeof expected === 'string') {
-        await expectTexts(ctx, [expected]);
-      } else {
-        const view = await settled(
-          ctx.platform,
-          ctx.channel,
-          (v) => v.texts.length === 1 && expected.test(v.texts[0] ?? ''),
-        );
-        expect(view.uploads).toEqual([]);
-      }
-      expectNothingSent(ctx);
+      const ask = refusal.seen
+        ? 'make it grayscale'
+        : 'make it grayscale [tool:edit_image {"instruction": "make it grayscale"}]';
+      await ctx.platform.mention(ctx.channel, ask, file);
+      await expectToolRefused(ctx, refusal.told(file.name), refusal.notes(file.name));
     },
   };
 }
@@ -98,7 +103,7 @@ export const platformFaultRows: Row[] = [
   },
   ...([404, 403] as const).map(
     (status): Row => ({
-      name: `attachment download answers ${status} every time: a short human line saying why, nothing sent`,
+      name: `attachment download answers ${status} every time: a note saying why, the conversation still answers, nothing sent to generate-content`,
       run: (ctx) =>
         withFault(ctx.platform.failDownloads(status), async () => {
           await ctx.platform.mention(ctx.channel, 'make it grayscale', {
@@ -111,47 +116,51 @@ export const platformFaultRows: Row[] = [
             ctx.platform.name === 'discord'
               ? copy.downloadFailed('poster.png')
               : copy.fileUnavailable('poster.png', status === 403 ? 'not_allowed' : 'deleted');
-          await expectTexts(ctx, [expected], 30_000);
-          expectNothingSent(ctx);
+          const request = await expectAnswerWithNotes(ctx, [expected]);
+          expect(sentFiles(request)).toEqual([]);
         }),
     }),
   ),
   refusedAttachment(
-    'oversized image attachment: refused before anything is sent',
+    'oversized image attachment: seen by the model, its edit refused before anything is sent to generate-content',
     async () => {
       const png = await colourPng();
       const bytes = new Uint8Array(MAX_INLINE_IMAGE_BYTES + 1024 * 1024);
       bytes.set(png);
       return { name: 'huge.png', bytes, contentType: 'image/png' };
     },
-    (name) =>
-      new RegExp(`^${escapeRegExp(copy.unsupportedImage(name, ''))}.*${MAX_INLINE_IMAGE_BYTES / 1024 / 1024}\\.0 MiB`),
+    {
+      seen: true,
+      told: (name) =>
+        copy.unsupportedImage(name, copy.tooLargeReason(MAX_INLINE_IMAGE_BYTES + 1024 * 1024, MAX_INLINE_IMAGE_BYTES)),
+      notes: () => [],
+    },
   ),
   refusedAttachment(
-    'non-image attachment: refused, nothing sent',
+    'a PDF with an edit instruction: read as a document, never edited, nothing sent to generate-content',
     async () => ({
       name: 'report.pdf',
       bytes: Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n'),
       contentType: 'application/pdf',
     }),
-    (name) => copy.notAnImage(name),
+    { seen: false, told: () => undefined, notes: () => [] },
   ),
   refusedAttachment(
-    'attachment named .png that is no image: refused, nothing sent',
+    'attachment named .png that is no image: read as text, its edit refused, nothing sent to generate-content',
     async () => ({ name: 'photo.png', bytes: Buffer.from('just some text, not pixels\n') }),
-    (name) => copy.notAnImage(name),
+    { seen: false, told: (name) => copy.notAnImage(name), notes: () => [] },
   ),
   refusedAttachment(
-    'a TIFF: never offered for an edit, nothing sent',
+    'a TIFF: never offered for an edit, a note, nothing sent to generate-content',
     async () => ({
       name: 'scan.tiff',
       bytes: Buffer.from([0x49, 0x49, 0x2a, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00]),
       contentType: 'image/tiff',
     }),
-    (name) => copy.notAnImage(name),
+    {
+      seen: false,
+      told: () => undefined,
+      notes: (name) => [copy.modelFileNote({ name, reason: 'unsupported' }) ?? ''],
+    },
   ),
 ];
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

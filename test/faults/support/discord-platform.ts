@@ -7,7 +7,7 @@ import {
   startHarness,
   type Harness,
 } from '../../discord/support/harness.js';
-import type { Platform, PlatformFault, Upload, View, UserAttachment } from './platform.js';
+import type { BotQuota, Platform, PlatformFault, Said, Upload, UserAttachment, UserMessage, View } from './platform.js';
 import { SERVICE_LIMITS } from './service-limits.js';
 
 /** Discord's EPHEMERAL message flag: a message only the person it answers sees. */
@@ -26,7 +26,7 @@ const RATE_LIMITED_ROUTE: Record<PlatformFault, { route: string; failNext: numbe
 /** The Discord bot (discord.js) against the Discord fake, as a fault-suite platform. */
 export class DiscordPlatform implements Platform {
   readonly name = 'discord';
-  readonly resultStandsAlone = { imagine: true, mention: true };
+  readonly resultStandsAlone = { imagine: true };
   readonly chatModel = CHAT_MODEL;
   readonly imageModel = IMAGE_MODEL;
   readonly h: Harness;
@@ -39,7 +39,7 @@ export class DiscordPlatform implements Platform {
   }
 
   /** `channels`: how many row channels to create (Discord only shows a bot the channels its guild had at READY). */
-  static async start(channels: number): Promise<DiscordPlatform> {
+  static async start(channels: number, quota?: BotQuota): Promise<DiscordPlatform> {
     const fakeLogs: string[] = [];
     const logger = createLogger({
       level: 'debug',
@@ -52,7 +52,11 @@ export class DiscordPlatform implements Platform {
     });
     const names = ['general', ...Array.from({ length: channels }, (_, index) => `row-${index}`)];
     return new DiscordPlatform(
-      await startHarness({ fake: { guild: { channels: names }, logger }, serviceLimits: SERVICE_LIMITS }),
+      await startHarness({
+        fake: { guild: { channels: names }, logger },
+        serviceLimits: SERVICE_LIMITS,
+        ...(quota === undefined ? {} : { quota }),
+      }),
       fakeLogs,
     );
   }
@@ -66,22 +70,27 @@ export class DiscordPlatform implements Platform {
   }
 
   async mention(channel: string, text: string, attachment?: UserAttachment): Promise<void> {
-    this.h.fake.userSays({
+    await this.say(channel, {
+      text,
+      mentionsBot: true,
+      ...(attachment === undefined ? {} : { attachments: [attachment] }),
+    });
+  }
+
+  async say(channel: string, message: UserMessage): Promise<Said> {
+    const posted = this.h.fake.userSays({
       user: USER,
       channelId: channel,
-      content: `${this.h.mention} ${text}`,
-      ...(attachment === undefined
-        ? {}
-        : {
-            attachments: [
-              {
-                filename: attachment.name,
-                bytes: attachment.bytes,
-                ...(attachment.contentType === undefined ? {} : { contentType: attachment.contentType }),
-              },
-            ],
-          }),
+      content: message.mentionsBot === true ? `${this.h.mention} ${message.text}` : message.text,
+      ...(message.after === undefined ? {} : { replyTo: message.after.ref }),
+      attachments: (message.attachments ?? []).map((attachment) => ({
+        filename: attachment.name,
+        bytes: attachment.bytes,
+        ...(attachment.contentType === undefined ? {} : { contentType: attachment.contentType }),
+      })),
     });
+    // A conversation outside threads is a reply chain: the next message replies to this one.
+    return { ref: posted.id };
   }
 
   async imagine(channel: string, prompt: string, aspectRatio?: string): Promise<void> {
@@ -166,6 +175,10 @@ export class DiscordPlatform implements Platform {
     }
     if (this.h.logs.length === 0) return 'no log lines were captured';
     return undefined;
+  }
+
+  withQuota(quota: BotQuota): Promise<Platform> {
+    return DiscordPlatform.start(1, quota);
   }
 
   stop(): Promise<void> {

@@ -34,13 +34,7 @@ export class Oracle {
 
   /** The reply's final text for this conversation request, as core's converse ends it. */
   async reply(request: MessagesRequest): Promise<string> {
-    const { model, messages, max_tokens, system } = request;
-    const stream = this.#client.streamMessage({
-      model,
-      messages,
-      max_tokens,
-      ...(system === undefined ? {} : { system }),
-    });
+    const stream = this.#stream(request);
     let text = '';
     try {
       for await (const delta of stream.textDeltas()) text += delta;
@@ -51,6 +45,28 @@ export class Oracle {
       return text.trim() === '' ? line : `${closeOpenFence(text)}\n\n${line}`;
     }
     return text === '' ? copy.noReplyText : text;
+  }
+
+  /**
+   * What the model says in answer to this request, before any tool call it
+   * makes: '' when it only calls one. The service must answer.
+   */
+  async words(request: MessagesRequest): Promise<string> {
+    let text = '';
+    for await (const delta of this.#stream(request).textDeltas()) text += delta;
+    return text;
+  }
+
+  /** The request again: the tools it offers decide what the model calls. */
+  #stream(request: MessagesRequest) {
+    const { model, messages, max_tokens, system, tools } = request;
+    return this.#client.streamMessage({
+      model,
+      messages,
+      max_tokens,
+      ...(system === undefined ? {} : { system }),
+      ...(tools === undefined ? {} : { tools }),
+    });
   }
 
   /** How /imagine ends for this prompt: the images' count, or the progress message's failure line. */

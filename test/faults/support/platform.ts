@@ -27,6 +27,26 @@ export interface UserAttachment {
 
 export type PlatformFault = 'post' | 'edit' | 'upload';
 
+/** A user's message, as a handle to go on with its conversation. */
+export interface Said {
+  /** Slack: the thread's parent ts; Discord: the message's id (the next one replies to it). */
+  readonly ref: string;
+}
+
+export interface UserMessage {
+  text: string;
+  attachments?: readonly UserAttachment[];
+  /** It mentions the bot, which then answers it. */
+  mentionsBot?: boolean;
+  /** It goes on with that message's conversation: on Slack in its thread, on Discord as a reply to it. */
+  after?: Said;
+}
+
+/** The daily quotas of a bot started for one row. */
+export interface BotQuota {
+  imagesPerDay?: number;
+}
+
 /**
  * One platform, bot running, driven the same way for every row: a user
  * mentions the bot or runs /imagine in a channel of the row's own, and the
@@ -35,12 +55,12 @@ export type PlatformFault = 'post' | 'edit' | 'upload';
 export interface Platform {
   readonly name: PlatformName;
   /**
-   * Whether a finished image job's progress message gives way to its result,
-   * so the job leaves no text of its own beside the images, for /imagine and
-   * for a mention's edit (Slack deletes it; Discord's /imagine result takes
-   * its place in the deferred answer, while a mention's edit keeps its done line).
+   * Whether /imagine's progress message gives way to its result, so the job
+   * leaves no text of its own beside the images (Slack deletes it; Discord's
+   * result takes its place in the deferred answer). A mention's images come
+   * from the model's tools, and its reply says what was made.
    */
-  readonly resultStandsAlone: Readonly<Record<'imagine' | 'mention', boolean>>;
+  readonly resultStandsAlone: Readonly<Record<'imagine', boolean>>;
   /** The emulator the bot talks to: its requests show what reached the service. */
   readonly emulator: Emulator;
   /** Model IDs the bot was given. */
@@ -50,6 +70,8 @@ export interface Platform {
   channel(index: number): string;
   /** A user mentions the bot; `text` is what follows the mention. */
   mention(channel: string, text: string, attachment?: UserAttachment): Promise<void>;
+  /** A user's message, mentioning the bot or not, in a conversation of its own or going on with one. */
+  say(channel: string, message: UserMessage): Promise<Said>;
   /** A user runs /imagine (Slack: `--ar` in the text; Discord: the `aspect_ratio` option). */
   imagine(channel: string, prompt: string, aspectRatio?: string): Promise<void>;
   view(channel: string): View;
@@ -73,5 +95,11 @@ export interface Platform {
   redirectDownloads(location: string): () => void;
   /** Names the first secret found in the bot's logs or in anything it posted; undefined when clean. */
   leakedSecret(): string | undefined;
+  /**
+   * Another bot of this platform, on fakes and an emulator of its own, with these daily quotas (the
+   * suite's bots have none, and one user's rows would use them up): for a row that needs them; it
+   * has one channel, `channel(0)`. The row stops it.
+   */
+  withQuota(quota: BotQuota): Promise<Platform>;
   stop(): Promise<void>;
 }

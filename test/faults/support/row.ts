@@ -8,6 +8,11 @@ export interface RowContext<P extends Platform = Platform> {
   platform: P;
   /** The row's own channel: everything the bot shows there is this row's doing. */
   channel: string;
+  /**
+   * A channel of the platform that no row owns, for a row that needs a second one: rows of a
+   * platform run one at a time, but what earlier rows left there stays.
+   */
+  otherChannel: string;
   oracle: Oracle;
   /** What reached the bot's service emulator since the row began. */
   requests(): RecordedRequest[];

@@ -1,6 +1,13 @@
-import { assertNoSecrets, startHarness, type Harness } from '../../slack/support/harness.js';
+import { Writable } from 'node:stream';
+import { inMemoryDatabase, startBots } from '@genbot/cli/wiring';
+import { GenAiClient } from '@genbot/core/genai';
+import { createLogger } from '@genbot/core/log';
+import { startEmulator } from '@genbot/emulator';
+import { startSlackFake } from '@genbot/fakes';
+import { parseSlackEnv } from '@genbot/slack-bot';
+import { assertNoSecrets, SECRETS, startHarness, type Harness } from '../../slack/support/harness.js';
 import { shownText } from '../../slack/support/result-messages.js';
-import type { Platform, PlatformFault, Upload, View, UserAttachment } from './platform.js';
+import type { BotQuota, Platform, PlatformFault, Said, Upload, UserAttachment, UserMessage, View } from './platform.js';
 import { SERVICE_LIMITS } from './service-limits.js';
 
 const USER = 'U1';
@@ -15,7 +22,7 @@ const RATE_LIMITED_METHOD: Record<PlatformFault, { method: string; failNext: num
 /** The Slack bot (Bolt, HTTP mode, edits in place) against the Slack fake, as a fault-suite platform. */
 export class SlackPlatform implements Platform {
   readonly name = 'slack';
-  readonly resultStandsAlone = { imagine: true, mention: true };
+  readonly resultStandsAlone = { imagine: true };
   readonly chatModel = 'claude-e2e';
   readonly imageModel = 'gemini-image-e2e';
   readonly h: Harness;
@@ -41,22 +48,27 @@ export class SlackPlatform implements Platform {
   }
 
   async mention(channel: string, text: string, attachment?: UserAttachment): Promise<void> {
-    await this.h.slack.userSays({
+    await this.say(channel, {
+      text,
+      mentionsBot: true,
+      ...(attachment === undefined ? {} : { attachments: [attachment] }),
+    });
+  }
+
+  async say(channel: string, message: UserMessage): Promise<Said> {
+    const posted = await this.h.slack.userSays({
       user: USER,
       channel,
-      text: `<@${this.botUserId}> ${text}`,
-      ...(attachment === undefined
-        ? {}
-        : {
-            files: [
-              {
-                name: attachment.name,
-                bytes: attachment.bytes,
-                ...(attachment.contentType === undefined ? {} : { mimetype: attachment.contentType }),
-              },
-            ],
-          }),
+      text: message.mentionsBot === true ? `<@${this.botUserId}> ${message.text}` : message.text,
+      ...(message.after === undefined ? {} : { threadTs: message.after.ref }),
+      files: (message.attachments ?? []).map((attachment) => ({
+        name: attachment.name,
+        bytes: attachment.bytes,
+        ...(attachment.contentType === undefined ? {} : { mimetype: attachment.contentType }),
+      })),
     });
+    // A thread is known by its parent: every later message goes there.
+    return { ref: message.after?.ref ?? posted.ts };
   }
 
   async imagine(channel: string, prompt: string, aspectRatio?: string): Promise<void> {
@@ -147,7 +159,71 @@ export class SlackPlatform implements Platform {
     }
   }
 
+  async withQuota(quota: BotQuota): Promise<Platform> {
+    return new SlackPlatform(await startQuotaHarness(quota));
+  }
+
   stop(): Promise<void> {
     return this.h.close();
   }
+}
+
+/**
+ * The suite's harness (HTTP mode, edits in place, the suite's service limits, logs captured), with
+ * daily quotas, which the shared harness does not take: the bot as the launcher composes it.
+ */
+async function startQuotaHarness(quota: BotQuota): Promise<Harness> {
+  const lines: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    }),
+  });
+  const slack = await startSlackFake({
+    botToken: SECRETS.botToken,
+    signingSecret: SECRETS.signingSecret,
+    retryDelaysMs: [50, 100, 100],
+  });
+  const emulator = await startEmulator({ apiKey: SECRETS.apiKey });
+  const client = new GenAiClient({
+    baseUrl: emulator.url,
+    apiKey: SECRETS.apiKey,
+    retryBaseDelayMs: 5,
+    logger,
+    ...SERVICE_LIMITS,
+  });
+  const config = parseSlackEnv({
+    SLACK_BOT_TOKEN: SECRETS.botToken,
+    SLACK_SIGNING_SECRET: SECRETS.signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    SLACK_PORT: '0',
+  });
+  const bots = await startBots({
+    slack: { slack: config.bot! },
+    database: await inMemoryDatabase(),
+    models: { client, chatModel: 'claude-e2e', imageModel: 'gemini-image-e2e' },
+    quota: { imagesPerDay: quota.imagesPerDay, chatTokensPerDay: undefined },
+    logger,
+  });
+  await bots.working;
+  const bot = bots.slack!;
+  slack.deliverTo(`http://127.0.0.1:${String(bot.port)}/slack/events`);
+  return {
+    mode: 'http',
+    streaming: 'edit',
+    slack,
+    emulator,
+    bot,
+    logs: () => lines.join(''),
+    close: async () => {
+      await bots.stop({ drainMs: 2_000 });
+      await client.close();
+      await slack.close();
+      await emulator.close();
+    },
+  };
 }
