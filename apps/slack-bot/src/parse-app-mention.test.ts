@@ -44,7 +44,7 @@ describe('parseAppMention', () => {
     expect(parsed.ok && parsed.value).toMatchObject({ fromBot: true, userId: undefined });
   });
 
-  it('keeps downloadable files as attachments', () => {
+  it('keeps downloadable files as attachments, and a file that cannot be had as one whose download says why', () => {
     const files = [
       {
         id: 'F1',
@@ -60,6 +60,7 @@ describe('parseAppMention', () => {
     if (!parsed.ok) return;
     expect(toAttachments(parsed.value.files)).toEqual([
       { id: 'https://files.slack.com/files-pri/T1-F1/cat.png', name: 'cat.png', mimeType: 'image/png', size: 120 },
+      { id: 'slack-unavailable:deleted', name: 'the file' },
     ]);
   });
 

@@ -61,17 +61,35 @@ export function fileToLookUp(attachment: AttachmentRef): string | undefined {
   return attachment.id.startsWith(LOOK_UP) ? attachment.id.slice(LOOK_UP.length) : undefined;
 }
 
+const UNAVAILABLE = 'slack-unavailable:';
+
+/**
+ * A file that cannot be had, as an attachment whose download says why: a
+ * conversation then tells the person about it in a note and still answers.
+ */
+export function unavailableAttachment(name: string, reason: UnavailableReason): AttachmentRef {
+  return { id: `${UNAVAILABLE}${reason}`, name };
+}
+
+/** Why an attachment cannot be downloaded, when it stands for a file that cannot be had. */
+export function unavailableReason(attachment: AttachmentRef): UnavailableReason | undefined {
+  if (!attachment.id.startsWith(UNAVAILABLE)) return undefined;
+  const reason = attachment.id.slice(UNAVAILABLE.length);
+  return reason === 'hidden_by_limit' || reason === 'external' ? reason : 'deleted';
+}
+
 /**
  * Files as core attachments: the ID is `url_private`, which the surface
- * downloads with the bot token, or, for a Slack Connect file, a placeholder
- * the surface resolves with files.info. Files that cannot be had are left out.
+ * downloads with the bot token; for a Slack Connect file, a placeholder the
+ * surface resolves with files.info; for a file that cannot be had, one whose
+ * download says why.
  */
 export function toAttachments(files: readonly SlackFile[] | null | undefined): AttachmentRef[] {
-  return (files ?? []).flatMap((file): AttachmentRef[] => {
+  return (files ?? []).map((file): AttachmentRef => {
     const access = fileAccess(file);
-    if (access.kind === 'download') return [access.attachment];
-    if (access.kind === 'look_up') return [{ id: toLookUp(access.fileId), name: file.name ?? 'a shared file' }];
-    return [];
+    if (access.kind === 'download') return access.attachment;
+    if (access.kind === 'look_up') return { id: toLookUp(access.fileId), name: file.name ?? 'a shared file' };
+    return unavailableAttachment(access.name, access.reason);
   });
 }
 

@@ -23,7 +23,14 @@ import { mentionedUserIds, plainText } from './mentions.js';
 import { toMrkdwn } from './mrkdwn.js';
 import { uploadAsOneMessage } from './upload-files.js';
 import { endNativeStream, nativeStream } from './native-stream.js';
-import { fileAccess, fileToLookUp, parseFileInfo, toLookUp } from './parse-files.js';
+import {
+  fileAccess,
+  fileToLookUp,
+  parseFileInfo,
+  toLookUp,
+  unavailableAttachment,
+  unavailableReason,
+} from './parse-files.js';
 import { resultBlocks } from './result-blocks.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parsePostedTs, type BotIdentity } from './parse-thread.js';
@@ -228,17 +235,17 @@ export class SlackSurface implements ChatSurface {
     );
   }
 
-  /** Slack Connect files carry only their ID: files.info tells the rest; files it cannot tell are left out. */
+  /** Slack Connect files carry only their ID: files.info tells the rest, or why the file cannot be had. */
   async #lookUpAll(attachments: readonly AttachmentRef[]): Promise<AttachmentRef[]> {
-    const resolved = await Promise.all(
+    return Promise.all(
       attachments.map(async (attachment) => {
         const fileId = fileToLookUp(attachment);
-        if (fileId === undefined) return [attachment];
+        if (fileId === undefined) return attachment;
         const found = await this.lookUpFile(fileId);
-        return found.kind === 'download' ? [found.attachment] : [];
+        if (found.kind === 'download') return found.attachment;
+        return unavailableAttachment(attachment.name, found.kind === 'unavailable' ? found.reason : 'deleted');
       }),
     );
-    return resolved.flat();
   }
 
   /** A file by ID through files.info (Slack Connect files show nothing else); a failed look-up counts as unavailable. */
@@ -255,6 +262,10 @@ export class SlackSurface implements ChatSurface {
   }
 
   async download(attachment: AttachmentRef, options: { signal?: AbortSignal } = {}): Promise<DownloadedFile> {
+    const unavailable = unavailableReason(attachment);
+    if (unavailable !== undefined) {
+      throw new AttachmentUnavailableError(unavailable, `${attachment.name} cannot be had (${unavailable})`);
+    }
     const fileId = fileToLookUp(attachment);
     let url = attachment.id;
     if (fileId !== undefined) {

@@ -1,35 +1,10 @@
-import { copy } from '@genbot/core/copy';
 import type { ChatTarget } from '@genbot/core/surface';
 import type { Logger } from '@genbot/core/log';
 import type { App } from '@slack/bolt';
 import { toCachedMessage } from '../cached-message.js';
 import { parseAppMention, type AppMention } from '../parse-app-mention.js';
-import { fileAccess } from '../parse-files.js';
-import type { SlackSurface } from '../surface.js';
 import { answerPrivately } from '../ephemeral.js';
 import type { HandlerContext } from './context.js';
-
-/**
- * When every file on the mention is out of reach (hidden by the plan's
- * limit, deleted, stored elsewhere; Slack Connect files are looked up first),
- * the short answer saying why; undefined when there is a file to work with or none at all.
- */
-async function unreachableFiles(mention: AppMention, surface: SlackSurface): Promise<string | undefined> {
-  if (mention.files.length === 0) return undefined;
-  const access = await Promise.all(
-    mention.files.map((file) => {
-      const found = fileAccess(file);
-      return found.kind === 'look_up' ? surface.lookUpFile(found.fileId) : found;
-    }),
-  );
-  if (access.some((found) => found.kind !== 'unavailable')) return undefined;
-  const first = access[0];
-  return first?.kind === 'unavailable' ? copy.fileUnavailable(first.name, first.reason) : undefined;
-}
-
-async function answer(surface: SlackSurface, target: ChatTarget, markdown: string, log: Logger): Promise<void> {
-  await surface.post(target, markdown).catch((error: unknown) => log.warn({ err: error }, 'could not answer'));
-}
 
 /**
  * The mention as a job: what it says and where, recorded and queued through
@@ -44,12 +19,6 @@ async function submitMention(context: HandlerContext, mention: AppMention, userI
     context.identity,
   );
   await threads.observe({ channelId: mention.channel, threadId: mention.threadTs }, cached);
-  const unreachable = await unreachableFiles(mention, surface);
-  if (unreachable !== undefined) {
-    await answer(surface, target, unreachable, log);
-    log.info('mention with files out of reach answered');
-    return;
-  }
   const [trigger] = await surface.toThreadMessages([cached]);
   if (trigger === undefined) return;
   const result = await jobs.intake.submit({

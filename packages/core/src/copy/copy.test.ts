@@ -54,3 +54,10 @@ describe('copy: files left out of what the model sees', () => {
     ]);
   });
 });
+
+describe('copy.quotaReached', () => {
+  it('says when the quota resets in minutes, then in hours past an hour and a half', () => {
+    expect(copy.quotaReached('images', 5, 89 * 60)).toContain('in about 89 minutes.');
+    expect(copy.quotaReached('images', 5, 20 * 3_600 + 600)).toContain('in about 20 hours.');
+  });
+});

@@ -71,7 +71,9 @@ function fileSize(bytes: number): string {
 function about(seconds: number): string {
   if (seconds < 60) return `about ${plural(Math.max(1, Math.round(seconds)), 'second')}`;
   const minutes = Math.round(seconds / 60);
-  return minutes === 1 ? 'about a minute' : `about ${minutes} minutes`;
+  if (minutes < 90) return minutes === 1 ? 'about a minute' : `about ${minutes} minutes`;
+  const hours = Math.round(minutes / 60);
+  return `about ${hours} hours`;
 }
 
 /** `1 image`, `3 images`, `12,000 chat tokens`. */

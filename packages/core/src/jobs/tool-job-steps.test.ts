@@ -178,7 +178,7 @@ describe('toolJobOf', () => {
     usage.used = 1;
     const refusal = await toolJob.reserveImages(0, 1);
     expect(refusal).toBe(copy.quotaReached('images', 1, secondsToUtcMidnight(now)));
-    expect(refusal).toContain('in about 240 minutes');
+    expect(refusal).toContain('in about 4 hours');
     expect(steps).toEqual([]);
     expect(logged).toEqual(['tool call over the image quota']);
   });
