@@ -37,6 +37,9 @@ export interface ModelContentLimits {
 
 const MIB = 1024 * 1024;
 
+// One libvips thread an image: scaling a conversation's photos then never takes every core from the event loop.
+sharp.concurrency(1);
+
 /** The contract's limits; 1568 px is the long side the messages operation recommends. */
 export const MODEL_CONTENT_LIMITS: ModelContentLimits = {
   maxImages: 4,

@@ -159,28 +159,50 @@ describe('reply pump, editing in place', () => {
     expect(surface.messages[0]?.editTimes).toEqual([1_200]);
   });
 
-  it('is caught up once the platform shows all it was given: the activity line first, then a later edit', async () => {
+  it('is posted once its message is on the platform, not when its later edits are', async () => {
     const surface = new RecordingSurface({ limits: { minEditIntervalMs: 1_000 } });
     const writer = edits(surface);
     writer.started();
-    writer.append('Sure.');
-    await vi.advanceTimersByTimeAsync(0);
-    expect(surface.texts()).toEqual(['Sure.']);
     writer.activity('Drawing “a fox”…');
-    let caughtUp = false;
-    void writer.caughtUp().then(() => {
-      caughtUp = true;
+    let posted = false;
+    void writer.posted().then(() => {
+      posted = true;
     });
-    // The line waits for the next edit, an edit interval after the post.
-    await vi.advanceTimersByTimeAsync(500);
-    expect(caughtUp).toBe(false);
-    await vi.advanceTimersByTimeAsync(500);
-    expect(surface.texts()).toEqual(['Sure.\n\n_Drawing “a fox”…_']);
-    expect(caughtUp).toBe(true);
+    expect(posted).toBe(false);
+    // The activity is the placeholder's text, posted at once.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(surface.texts()).toEqual(['_Drawing “a fox”…_']);
+    expect(posted).toBe(true);
+    writer.append('Sure.');
+    // An edit is due, not a post: nothing to wait for.
+    await writer.posted();
     writer.activity(undefined);
     await settle(writer.finish());
     expect(surface.texts()).toEqual(['Sure.']);
-    await writer.caughtUp();
+    await writer.posted();
+  });
+
+  it('has nothing to wait for on a platform stream before its first words', async () => {
+    const surface = new RecordingSurface({ limits: { minEditIntervalMs: 1_000 } });
+    const stream: ReplyStream = {
+      maxChunkChars: 1_000,
+      showStatus: async () => undefined,
+      start: async () => undefined,
+      append: async () => undefined,
+      stop: async () => undefined,
+    };
+    const writer = pump(
+      new StreamSink(stream, {
+        clock: systemClock,
+        gapMs: 1_000,
+        fallback: () => new EditSink(surface, target, systemClock),
+      }),
+      surface,
+    );
+    writer.started();
+    writer.activity('Drawing “a fox”…');
+    await writer.posted();
+    await settle(writer.fail('⚠️ failed'));
   });
 
   it('replaces the placeholder with the first words at once, not an edit interval later', async () => {

@@ -34,11 +34,13 @@ export interface ReplyWriter {
   finish(): Promise<void>;
   fail(userMessage: string): Promise<void>;
   /**
-   * Resolves once the platform shows all the reply was given so far (its
-   * text and activity), or the reply ended: what comes next in the channel
-   * (a tool's result) then lands after it.
+   * Resolves once no new message of the reply waits to be posted: its
+   * message is on the platform (a placeholder counts), or its sink has none
+   * to post yet (a platform stream starts with its first words), or the
+   * reply ended. What the bot posts next in the channel (a tool's result)
+   * then lands after the reply, while the reply's edits go on.
    */
-  caughtUp(): Promise<void>;
+  posted(): Promise<void>;
   /**
    * Resolves once something of the reply is on screen (its first message, or
    * its marker), or it ended without anything to show.
@@ -101,8 +103,8 @@ export class ReplyPump implements ReplyWriter {
   #note: string | undefined;
   #failure: { error: unknown } | undefined;
   #wake: (() => void) | undefined;
-  /** Callers of `caughtUp`, told when the sink has nothing left to do. */
-  #caughtUp: (() => void)[] = [];
+  /** Callers of `posted`, told once the sink has no new message to post. */
+  #postedWaiters: (() => void)[] = [];
   #ended = false;
   /**
    * The wait for a call's time or the channel's turn, cut short when the call
@@ -136,7 +138,7 @@ export class ReplyPump implements ReplyWriter {
       })
       .finally(() => {
         this.#ended = true;
-        for (const done of this.#caughtUp.splice(0)) done();
+        for (const done of this.#postedWaiters.splice(0)) done();
         wakeUp(this.#markerDone);
         this.#onScreen();
         signal?.removeEventListener('abort', onAbort);
@@ -215,12 +217,22 @@ export class ReplyPump implements ReplyWriter {
     return this.#o.signal?.aborted === true;
   }
 
-  caughtUp(): Promise<void> {
-    if (this.#ended) return Promise.resolve();
+  posted(): Promise<void> {
+    if (this.#ended || !this.#postDue()) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      this.#caughtUp.push(resolve);
-      this.#poke();
+      this.#postedWaiters.push(resolve);
     });
+  }
+
+  /** The sink's next call would post a new message. */
+  #postDue(): boolean {
+    return this.#sink.next(this.#state())?.kind === 'post';
+  }
+
+  #tellPosted(): void {
+    if (this.#postedWaiters.length > 0 && !this.#postDue()) {
+      for (const done of this.#postedWaiters.splice(0)) done();
+    }
   }
 
   #state(): ReplyState {
@@ -244,7 +256,7 @@ export class ReplyPump implements ReplyWriter {
       if (this.#aborted()) return this.#endAborted();
       const call = this.#sink.next(this.#state());
       if (call === undefined) {
-        for (const done of this.#caughtUp.splice(0)) done();
+        this.#tellPosted();
         if (this.#closed) return;
         await this.#idle();
         continue;
@@ -269,6 +281,7 @@ export class ReplyPump implements ReplyWriter {
       done();
       this.#onScreen();
       this.#sinkCalls += 1;
+      this.#tellPosted();
       this.#retries.succeeded();
       if (!call.statusOnly) wakeUp(this.#markerDone);
     }

@@ -179,8 +179,8 @@ async function makeImages<T>(job: ToolImages<T>, context: ToolContext, deps: Cha
   }
   let generated = 0;
   context.reply.activity(job.activity);
-  // The reply, saying what the tool does, shows before the tool's result, so the thread reads in order.
-  await context.reply.caughtUp();
+  // The reply is on the platform before the tool's result, so the thread reads in order.
+  await context.reply.posted();
   try {
     const made = await runModelCall(
       deps,
