@@ -179,6 +179,46 @@ async function pressOn(result: Locator, label: string): Promise<void> {
   await result.getByRole('group', { name: 'Result buttons' }).getByRole('button', { name: label, exact: true }).click();
 }
 
+/**
+ * Watches the pane from now on, every 20 ms, for an element matching `selector` whose text matches
+ * `pattern`, and resolves with the first such text (undefined after 45 s). Started before the action
+ * and awaited after it: it sees what the page showed for a moment, in whichever view of the pane.
+ */
+function watchFor(pane: Locator, selector: string, pattern: RegExp): Promise<string | undefined> {
+  return pane.evaluate(
+    async (root, [where, source, flags]) => {
+      const wanted = new RegExp(source, flags);
+      const deadline = Date.now() + 45_000;
+      while (Date.now() < deadline) {
+        const text = [...root.querySelectorAll(where)].map((el) => el.textContent ?? '').find((t) => wanted.test(t));
+        if (text !== undefined) return text;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return undefined;
+    },
+    [selector, pattern.source, pattern.flags] as const,
+  );
+}
+
+/**
+ * A result drawn by the model's generate_image, wide as asked, with /imagine's buttons, right after
+ * the reply that asked for it; that reply no longer says "Drawing…" and closes with the model's words.
+ */
+async function expectDrawn(result: Locator): Promise<void> {
+  expect(await result.getByRole('group', { name: 'Result buttons' }).getByRole('button').allTextContents()).toEqual([
+    'Re-roll',
+    'Vary',
+    'Edit',
+  ]);
+  const size = await loaded(result.locator('img').first());
+  expect(size.width / size.height).toBeCloseTo(16 / 9, 1);
+  const reply = result.locator('xpath=preceding-sibling::*[1]');
+  expect(await reply.getAttribute('class')).toMatch(/\bfrom-bot\b/);
+  await expect.poll(() => reply.locator('.msg-text').textContent(), { timeout: 45_000 }).toMatch(/Done:/);
+  expect(await reply.locator('.msg-text').textContent()).not.toMatch(/Drawing/);
+  expect(await reply.locator('img').count()).toBe(0);
+}
+
 /** Presses Edit on a result, checks the form refuses an empty instruction, then sends `instruction`. */
 async function editThroughForm(
   pane: Locator,
@@ -336,12 +376,14 @@ describe.skipIf(CHROMIUM === undefined)('the playground page', () => {
     await generated.getByRole('button', { name: /^Edit .* with the bot$/ }).click();
     await expect.poll(() => slack.getByRole('textbox').inputValue()).toBe('@genbot ');
     await send(slack, '@genbot turn it into a night scene');
-    const slackEdited = slack
-      .locator('article.from-bot', { hasText: 'turn it into a night scene' })
-      .locator('img')
-      .last();
+    // The model's edit_image made a new version of that image, with its lineage and Undo.
+    const slackResult = await resultIn(slack, /v2 · from v1 · “[^”]*turn it into a night scene/);
+    const slackEdited = slackResult.locator('img').first();
     await loaded(slackEdited);
     expect(await imageHash(slackEdited)).not.toBe(generatedHash);
+    expect(
+      await slackResult.getByRole('group', { name: 'Result buttons' }).getByRole('button').allTextContents(),
+    ).toEqual(['Re-roll', 'Vary', 'Edit', 'Undo']);
   });
 
   it('Re-roll, Vary, Edit (with its form) and Undo work under a result in both panes, and Discord’s Edit image', {
@@ -605,6 +647,77 @@ describe.skipIf(CHROMIUM === undefined)('the playground page', () => {
     await again.waitFor({ timeout: 15_000 });
     await again.getByRole('button', { name: 'Cancel' }).click();
     await again.waitFor({ state: 'detached' });
+  });
+
+  it('asked about an image, the bot answers from its pixels; asked to draw, it says "Drawing…", then the image comes with its buttons', {
+    timeout: 120_000,
+  }, async () => {
+    const drawingLine = /^🎨 Drawing “[^”]*lighthouse at dawn[^”]*”…$/;
+    const drawnCaption = /🎨 “[^”]*lighthouse at dawn/;
+
+    // Slack: a question with an image attached, in the channel; the answer comes in its thread.
+    const photo = join(workDir, 'blue.png');
+    await writeFile(
+      photo,
+      await sharp({ create: { width: 120, height: 80, channels: 3, background: { r: 30, g: 60, b: 200 } } })
+        .png()
+        .toBuffer(),
+    );
+    await send(slack, '@genbot what colours are in this?', { file: photo });
+    const question = slack
+      .locator('article.msg:not(.from-bot)')
+      .filter({ hasText: 'what colours are in this?' })
+      .filter({ has: page.locator('img') })
+      .last();
+    const slackDescribed = /Image 1 is 120 × 80 pixels, PNG, mostly blue/;
+    // In the channel, under the question, where the person is looking.
+    await expect
+      .poll(() => question.locator('.reply-preview').textContent(), { timeout: 45_000 })
+      .toMatch(slackDescribed);
+    await question.getByRole('button', { name: '1 reply' }).click();
+    await slack.getByRole('heading', { level: 2 }).filter({ hasText: 'Thread' }).waitFor();
+    await slack.locator('article.from-bot').filter({ hasText: slackDescribed }).waitFor({ timeout: 45_000 });
+
+    // Then, in that thread, a picture: the reply says what the tool does while it runs.
+    let drawing = watchFor(slack, 'article.from-bot .msg-text em', drawingLine);
+    await send(slack, '@genbot draw a lighthouse at dawn, wide');
+    expect(await drawing).toMatch(drawingLine);
+    const slackDrawn = await resultIn(slack, drawnCaption);
+    await expectDrawn(slackDrawn);
+    // The thread's only image from the bot is the one it was asked for: the question made none.
+    expect(await slack.locator('article.from-bot img').count()).toBe(1);
+
+    // Discord: a question in reply to a generated image, then "draw" in reply to the answer.
+    await send(discord, '/imagine a yellow kite over a beach', { ratio: '3:2' });
+    const kite = await resultIn(discord, /🎨 “a yellow kite over a beach”/);
+    const kiteSize = await sharp(await imageBytes(kite.locator('img').first())).metadata();
+    const botImages = await discord.locator('article.from-bot img').count();
+    await kite.getByRole('button', { name: 'Reply to genbot' }).click();
+    await send(discord, '@genbot what colours are in this?');
+    const discordAnswer = discord
+      .locator('article.from-bot')
+      .filter({ hasText: new RegExp(`Image 1 is ${kiteSize.width} × ${kiteSize.height} pixels, PNG`) })
+      .first();
+    await discordAnswer.waitFor({ timeout: 45_000 });
+    expect(await discordAnswer.getByLabel('In reply to alice').count()).toBe(1);
+
+    await discordAnswer.getByRole('button', { name: 'Reply to genbot' }).click();
+    drawing = watchFor(discord, 'article.from-bot .msg-text em', drawingLine);
+    await send(discord, '@genbot draw a lighthouse at dawn, wide');
+    expect(await drawing).toMatch(drawingLine);
+    const discordDrawn = await resultIn(discord, drawnCaption);
+    await expectDrawn(discordDrawn);
+    // The reply and the image both answer the person's message, as Discord replies.
+    expect(await discordDrawn.getByLabel('In reply to alice').count()).toBe(1);
+    expect(await discord.locator('article.from-bot img').count()).toBe(botImages + 1);
+
+    await screenshot(page, 'playground-conversation.png');
+
+    // Back in the Slack channel, the question's thread shows the reply's words and the image it holds.
+    await toChannel(slack);
+    const preview = question.locator('.reply-preview');
+    await expect.poll(() => preview.textContent()).toMatch(/Done:/);
+    expect(await preview.textContent()).toContain('1 image: open the thread to see it');
   });
 
   it('after the server stops, the page says so and how to start again', async () => {

@@ -10,7 +10,7 @@ import { Avatar, Buttons, Files } from './message-parts.js';
 import { Notice, useNotices } from './notices.js';
 import { MessageLog, useStickToBottom } from './scrolling.js';
 
-function SlackMessage({ message, ctx, onOpenThread, onEditImage, onPress, inThread, lastReply }) {
+function SlackMessage({ message, ctx, onOpenThread, onEditImage, onPress, inThread, preview }) {
   const clickable = !inThread && !message.ephemeral;
   const open = () => clickable && onOpenThread(message.ts);
   return html`<article
@@ -41,7 +41,7 @@ function SlackMessage({ message, ctx, onOpenThread, onEditImage, onPress, inThre
           </button>`
           : null
       }
-      ${!inThread && lastReply?.isBot ? html`<${ReplyPreview} reply=${lastReply} ctx=${ctx} />` : null}
+      ${!inThread && preview ? html`<${ReplyPreview} preview=${preview} ctx=${ctx} />` : null}
       ${
         clickable && message.replyCount === 0
           ? html`<button type="button" class="hover-action link" onClick=${(e) => {
@@ -56,16 +56,42 @@ function SlackMessage({ message, ctx, onOpenThread, onEditImage, onPress, inThre
 }
 
 /**
- * The bot's latest reply in a thread, shown under "N replies" in the channel: a mention made in
- * the channel is answered in a thread, and this is where the person is looking.
+ * What the bot last said in a thread, shown under "N replies" in the channel: a mention made in the
+ * channel is answered in a thread, and this is where the person is looking. A conversation's answer
+ * can be two messages (the reply, then the image a tool made): the reply's words are shown, and the
+ * images are counted.
  */
-function ReplyPreview({ reply, ctx }) {
-  const images = reply.files.filter((file) => file.isImage).length;
-  return html`<div class="reply-preview" data-ts=${reply.ts} aria-label=${`Latest reply from ${reply.author}`}>
-    <span class="author">${reply.author}</span>
-    ${reply.text ? html`<div class="msg-text">${renderSlack(reply.text, ctx)}${reply.streaming ? html`<span class="cursor" aria-hidden="true"></span>` : null}</div>` : null}
+function ReplyPreview({ preview, ctx }) {
+  const { words, images } = preview;
+  return html`<div class="reply-preview" data-ts=${words.ts} aria-label=${`Latest reply from ${words.author}`}>
+    <span class="author">${words.author}</span>
+    ${words.text ? html`<div class="msg-text">${(words.markdown ? renderMarkdown : renderSlack)(words.text, ctx)}${words.streaming ? html`<span class="cursor" aria-hidden="true"></span>` : null}</div>` : null}
     ${images > 0 ? html`<div class="note">${images} ${images === 1 ? 'image' : 'images'}: open the thread to see ${images === 1 ? 'it' : 'them'}</div>` : null}
   </div>`;
+}
+
+/**
+ * Per thread, from the bot's messages since the last person's: the words of the last one without
+ * files (else of the last one), and how many images it and the messages after it hold. None when a
+ * person spoke last.
+ */
+function threadPreviews(messages) {
+  const runs = new Map();
+  for (const m of messages) {
+    if (m.threadTs === undefined || m.threadTs === m.ts || m.ephemeral) continue;
+    if (!m.isBot) runs.set(m.threadTs, []);
+    else runs.set(m.threadTs, [...(runs.get(m.threadTs) ?? []), m]);
+  }
+  const previews = new Map();
+  for (const [threadTs, run] of runs) {
+    if (run.length === 0) continue;
+    const words = run.findLast((m) => m.files.length === 0) ?? run.at(-1);
+    const images = run
+      .slice(run.indexOf(words))
+      .reduce((count, m) => count + m.files.filter((file) => file.isImage).length, 0);
+    previews.set(threadTs, { words, images });
+  }
+  return previews;
 }
 
 export function SlackPane({ data, disabled, idleWords }) {
@@ -79,19 +105,14 @@ export function SlackPane({ data, disabled, idleWords }) {
   );
   const ctx = { userName: (id) => users.get(id) };
   const channel = data.messages.filter((m) => m.threadTs === undefined || m.threadTs === m.ts);
-  const lastReplies = useMemo(() => {
-    const last = new Map();
-    for (const m of data.messages)
-      if (m.threadTs !== undefined && m.threadTs !== m.ts && !m.ephemeral) last.set(m.threadTs, m);
-    return last;
-  }, [data]);
+  const previews = useMemo(() => threadPreviews(data.messages), [data]);
   const thread = threadTs === null ? [] : data.messages.filter((m) => m.ts === threadTs || m.threadTs === threadTs);
   const shown = notices.weave(threadTs === null ? channel : thread, threadTs, (m) => m.ts);
   const last = shown.at(-1);
-  const lastPreview = threadTs === null && last?.ts !== undefined ? lastReplies.get(last.ts) : undefined;
+  const lastPreview = threadTs === null && last?.ts !== undefined ? previews.get(last.ts) : undefined;
   const scroll = useStickToBottom(
     String(threadTs),
-    `${shown.length}:${last?.text?.length ?? 0}:${lastPreview?.ts}:${lastPreview?.text.length ?? 0}`,
+    `${shown.length}:${last?.text?.length ?? 0}:${lastPreview?.words.ts}:${lastPreview?.words.text.length ?? 0}:${lastPreview?.images ?? 0}`,
   );
 
   function openThread(ts) {
@@ -169,7 +190,7 @@ export function SlackPane({ data, disabled, idleWords }) {
         m.from !== undefined
           ? html`<${Notice} key=${m.key} notice=${m} />`
           : html`<${SlackMessage} key=${m.ts} message=${m} ctx=${ctx} inThread=${threadTs !== null}
-              lastReply=${threadTs === null ? lastReplies.get(m.ts) : undefined}
+              preview=${threadTs === null ? previews.get(m.ts) : undefined}
               onOpenThread=${openThread} onEditImage=${editImage} onPress=${press} />
             ${threadTs !== null && i === 0 && thread.length > 1 ? html`<div class="divider" key="divider">${thread.length - 1} ${thread.length === 2 ? 'reply' : 'replies'}</div>` : null}`,
       )}
