@@ -15,6 +15,8 @@ RUN pnpm install --frozen-lockfile --prod --offline
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
+# glibc keeps an arena a thread; sharp's image threads would each hold on to what they freed (bench/README.md).
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app
 # The default SQLite file's folder; scaled-out deployments set DATABASE_URL to PostgreSQL.
