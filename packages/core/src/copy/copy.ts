@@ -309,7 +309,7 @@ export const copy = {
    */
   toolResult: {
     generated: (prompt: string, uploaded: number, numbers: readonly number[]): string =>
-      `Posted ${plural(uploaded, 'image')}${numbers.length === 0 ? '' : ` (${versionList(numbers)})`} for ${quote(prompt, 200)} in the conversation, with buttons to re-roll, vary and edit them. Do not describe them as if you could see them.`,
+      `Posted ${plural(uploaded, 'image')}${numbers.length === 0 ? '' : ` (${versionList(numbers)})`} for ${quote(prompt, 200)} in the conversation, with buttons to re-roll, vary and edit them.`,
     edited: (name: string, instruction: string, numbers: readonly number[]): string =>
       `Posted the edit of ${quote(name, 120)} (${quote(instruction, 200)})${numbers.length === 0 ? '' : ` as ${versionList(numbers)}`} in the conversation, with its buttons.`,
     postedBefore: 'This call was already carried out: its images are posted in the conversation.',
