@@ -47,12 +47,6 @@ export interface Conversation {
 /** Downloads at once: each holds a file's bytes (up to the surface's cap) until the model's content is built. */
 const CONCURRENT_DOWNLOADS = 2;
 
-/**
- * The most a surface downloads of one file (both cap their file hosts'
- * transfers at it): a download refused as too large was past it.
- */
-const DOWNLOAD_CAP_BYTES = MAX_DOWNLOAD_BYTES;
-
 type DeclaredKind = 'image' | 'PDF' | 'text file';
 
 /** An attachment of the conversation, under the name the model knows it by. */
@@ -109,7 +103,7 @@ function capOf(kind: DeclaredKind): number {
   switch (kind) {
     case 'image':
       // An image is scaled down for the model: only what the surface downloads bounds it.
-      return DOWNLOAD_CAP_BYTES;
+      return MAX_DOWNLOAD_BYTES;
     case 'PDF':
       return MODEL_CONTENT_LIMITS.maxPdfBytes;
     case 'text file':
@@ -144,7 +138,7 @@ async function fetchFile(deps: ChatDeps, file: ConversationFile, signal: AbortSi
   );
   if (error.reason !== 'too_large') return { note: copy.fileUnavailable(file.name, error.reason) };
   // The platform's declared size, if any, was within the cap: only the host's count says how large it is.
-  return tooLarge(file, error.size, Math.min(cap, DOWNLOAD_CAP_BYTES));
+  return tooLarge(file, error.size, Math.min(cap, MAX_DOWNLOAD_BYTES));
 }
 
 /** `run` over every item, at most `concurrency` at a time; the results in the items' order. */
