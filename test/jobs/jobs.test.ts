@@ -300,7 +300,7 @@ describe('daily quotas and /usage', () => {
     const refused = await rig.intake.submit(imagineJob('another cat'));
     expect(refused.accepted).toBe(false);
     expect(refused.accepted === false && refused.answer).toMatch(
-      /^🛑 You've used your 1 image for today\. The quota resets at midnight UTC, in about (\d+ minutes|\d+ seconds|a minute)\.$/,
+      /^🛑 You've used your 1 image for today\. The quota resets at midnight UTC, in about (\d+ hours|\d+ minutes|\d+ seconds|a minute)\.$/,
     );
     expect(rig.emulator.requests).toHaveLength(requests);
     expect(await rig.usage.answer({ platform: 'slack', workspaceId: 'T1', userId: 'U1' })).toMatch(
