@@ -321,6 +321,18 @@ export const copy = {
     unreadableInput: (problem: string): string => `The call's input is not a JSON object (${problem}).`,
   },
 
+  // Settings (issue 31): what `/genbot set` says when a value does not fit; nothing changed.
+  settingNotOneOf: (name: string, choices: readonly string[]): string =>
+    `\`${name}\` can be one of: ${choices.map((choice) => `\`${choice}\``).join(', ')}. Nothing changed.`,
+  settingOutOfRange: (name: string, min: number, max: number | undefined): string =>
+    max === undefined
+      ? `\`${name}\` takes a whole number from ${min} up. Nothing changed.`
+      : `\`${name}\` takes a whole number from ${min} to ${max.toLocaleString('en-US')}. Nothing changed.`,
+  settingTooLong: (name: string, length: number, max: number): string =>
+    `\`${name}\` may be at most ${max.toLocaleString('en-US')} characters; this one is ${length.toLocaleString('en-US')}. Nothing changed.`,
+  settingEmpty: (name: string): string =>
+    `Give \`${name}\` a value, or use \`reset\` to go back to the default. Nothing changed.`,
+
   uploadFailed: "⚠️ The images were made but couldn't be uploaded here. Trying again may help.",
 
   // Buttons under results, the edit form, undo and versions (issue 15).
