@@ -218,6 +218,7 @@ async function startQuotaHarness(quota: BotQuota): Promise<Harness> {
     slack,
     emulator,
     bot,
+    store: bots.jobs.store,
     logs: () => lines.join(''),
     close: async () => {
       await bots.stop({ drainMs: 2_000 });
