@@ -8,6 +8,8 @@ import { z } from 'zod';
 const KINDS = new Set([
   'app_mention',
   'message',
+  'app_home_opened',
+  'assistant_thread_started',
   'command',
   'block_actions',
   'view_submission',

@@ -1,16 +1,19 @@
 import type { ChatJob, SurfaceFactory } from '@genbot/core/jobs';
+import { isDmChannel, type SlackDmSurface } from './dm-surface.js';
 import type { SlackSurface } from './surface.js';
 import { triggerKey } from './trigger-key.js';
 
 /**
- * Slack jobs' surface: the Web API client with this process's bot token. It
- * needs nothing of the job but where to answer, which every call names, so
- * one surface serves them all; a mention's job is cancelled by deleting it.
+ * Slack jobs' surfaces: the Web API client with this process's bot token. A
+ * job needs nothing of the surface but where to answer, which every call
+ * names, so one surface serves every channel, and one the app's DMs (where
+ * the assistant status shows the bot at work); a mention's job is cancelled
+ * by deleting it.
  */
-export function slackSurfaces(surface: SlackSurface): SurfaceFactory {
+export function slackSurfaces(surface: SlackSurface, dms: SlackDmSurface): SurfaceFactory {
   return {
     platform: 'slack',
-    surfaceFor: () => surface,
+    surfaceFor: (job: ChatJob) => (isDmChannel(job.channelId) ? dms : surface),
     cancelKey: (job: ChatJob) =>
       job.input.kind === 'mention' ? triggerKey(job.channelId, job.input.mention.trigger.id) : undefined,
   };

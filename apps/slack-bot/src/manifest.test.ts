@@ -2,7 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BOT_EVENTS, BOT_SCOPES, EVENT_TYPES, INTERACTIVITY, SLASH_COMMANDS } from './registrations.js';
+import {
+  AI_APP_VIEW,
+  BOT_EVENTS,
+  BOT_SCOPES,
+  EVENT_TYPES,
+  HOME_TAB,
+  INTERACTIVITY,
+  SLASH_COMMANDS,
+} from './registrations.js';
 
 /**
  * The parts of Slack's documented app manifest schema (docs.slack.dev,
@@ -31,6 +39,9 @@ const manifestSchema = z.strictObject({
     bot_user: z.strictObject({ display_name: z.string().min(1).max(80), always_online: z.boolean().optional() }),
     assistant_view: z
       .strictObject({ assistant_description: z.string().min(1), suggested_prompts: z.array(z.unknown()).optional() })
+      .optional(),
+    agent_view: z
+      .strictObject({ agent_description: z.string().min(1), suggested_prompts: z.array(z.unknown()).optional() })
       .optional(),
     slash_commands: z
       .array(
@@ -66,9 +77,10 @@ describe('manifest.yml', () => {
   it('follows the documented schema as it stands', async () => {
     const parsed = await manifest();
     expect(parsed.display_information.name).toBe('genbot');
-    // Slack refuses assistant:write unless the assistant view is declared.
-    if (parsed.oauth_config.scopes.bot.includes('assistant:write'))
-      expect(parsed.features.assistant_view).toBeDefined();
+    // Slack refuses assistant:write unless an AI-app view is declared, and takes one view, not both.
+    const views = [parsed.features.agent_view, parsed.features.assistant_view].filter((view) => view !== undefined);
+    if (parsed.oauth_config.scopes.bot.includes('assistant:write')) expect(views).toHaveLength(1);
+    expect(views.length).toBeLessThanOrEqual(1);
   });
 
   it('enables exactly the commands, events and scopes the code handles', async () => {
@@ -89,6 +101,12 @@ describe('manifest.yml', () => {
     ).toEqual([]);
     expect(parsed.features.app_home?.messages_tab_enabled).toBe(false);
     expect(parsed.features.assistant_view).toBeUndefined();
+  });
+
+  it('declares the Home tab and the AI-app view the code answers', async () => {
+    const parsed = await manifest();
+    expect(parsed.features.app_home?.home_tab_enabled ?? false).toBe(HOME_TAB);
+    expect(Object.keys(parsed.features).filter((key) => key.endsWith('_view'))).toEqual([AI_APP_VIEW]);
   });
 
   it('sends button presses and form submissions where the bot listens, since it answers them', async () => {

@@ -1,5 +1,6 @@
 import type { ReplyStream } from '@genbot/core/surface';
 import type { webApi } from '@slack/bolt';
+import { feedbackBlocks } from './feedback-blocks.js';
 import { plainTitle } from './plain-title.js';
 import { slackCall, slackErrorCode } from './slack-errors.js';
 
@@ -23,6 +24,7 @@ export interface NativeStreamOptions {
  * The text is standard Markdown (`markdown_text`); what the bot does while a
  * tool works is a `task_update` chunk, which Slack shows as a task card
  * among the text (the default `timeline` display), its title plain text.
+ * A complete reply ends with feedback buttons (`feedbackBlocks`).
  * When each call goes out, how it is retried and what it carries is core's
  * reply pump's business.
  */
@@ -68,10 +70,16 @@ export function nativeStream(options: NativeStreamOptions): ReplyStream {
         }),
       );
     },
-    stop: async (markdown) => {
+    stop: async (markdown, stopping) => {
       const at = started();
       await slackCall('chat.stopStream', () =>
-        client.chat.stopStream({ channel, ts: at, ...(markdown === undefined ? {} : { markdown_text: markdown }) }),
+        client.chat.stopStream({
+          channel,
+          ts: at,
+          ...(markdown === undefined ? {} : { markdown_text: markdown }),
+          // A whole reply asks what the person thought of it; a cut-off one only says why it stopped.
+          ...(stopping?.complete === true && { blocks: feedbackBlocks() }),
+        }),
       );
     },
     messageId: () => ts,

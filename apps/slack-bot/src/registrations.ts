@@ -5,18 +5,30 @@
 export const SLASH_COMMANDS: readonly string[] = ['/imagine', '/usage'];
 
 /** Bolt listeners by event type. */
-export const EVENT_TYPES: readonly string[] = ['app_mention', 'message'];
+export const EVENT_TYPES: readonly string[] = ['app_mention', 'message', 'app_home_opened', 'assistant_thread_started'];
 
 /**
  * The event subscriptions behind them: mentions, and the messages of public
- * and private channels (deletions, the thread cache). No DMs: nothing answers them.
+ * and private channels (deletions, the thread cache); the App Home opened
+ * (the Home tab, and the agent view's Messages tab: suggested prompts) and
+ * the older assistant view's threads. The context-change events
+ * (`app_context_changed`, `assistant_thread_context_changed`) are left out:
+ * nothing reads what a person is looking at.
  */
-export const BOT_EVENTS: readonly string[] = ['app_mention', 'message.channels', 'message.groups'];
+export const BOT_EVENTS: readonly string[] = [
+  'app_mention',
+  'message.channels',
+  'message.groups',
+  'app_home_opened',
+  'assistant_thread_started',
+];
 
 /** Every bot scope, with what needs it. */
 export const BOT_SCOPES: Readonly<Record<string, string>> = {
   'app_mentions:read': 'the app_mention event',
-  'chat:write': 'chat.postMessage, chat.update, chat.delete, chat.startStream/appendStream/stopStream',
+  'chat:write':
+    'chat.postMessage, chat.update, chat.delete, chat.startStream/appendStream/stopStream, assistant.threads.setStatus, agents.sessions.rename',
+  'assistant:write': 'assistant.threads.setSuggestedPrompts, assistant.threads.setTitle',
   commands: '/imagine, /usage',
   'files:read': 'url_private downloads, files.info',
   'files:write': 'files.getUploadURLExternal, files.completeUploadExternal',
@@ -25,5 +37,15 @@ export const BOT_SCOPES: Readonly<Record<string, string>> = {
   'users:read': 'users.info',
 };
 
-/** Interactivity: the buttons under results and the edit form (registered with the jobs floor). */
+/** Interactivity: the buttons under results and the edit form (registered with the jobs floor), the feedback buttons. */
 export const INTERACTIVITY = true;
+
+/** The App Home's Home tab, published on `app_home_opened` (views.publish answers `not_enabled` without it). */
+export const HOME_TAB = true;
+
+/**
+ * The AI-app experience the manifest declares: the agent view
+ * (`features.agent_view`, what every new app gets); the code answers the
+ * older assistant view's events too, for an app still set up with it.
+ */
+export const AI_APP_VIEW = 'agent_view';

@@ -8,6 +8,7 @@ import { createBoltApp, startBoltApp, webClientOptions } from './app.js';
 import { boltLogger } from './bolt-logger.js';
 import { countDeliveries, countRateLimits, timeAcknowledgements } from './delivery-metrics.js';
 import type { SlackConfig } from './config.js';
+import { registerAiApps } from './handlers/ai-apps.js';
 import { registerAppMention } from './handlers/app-mention.js';
 import { registerImagineCommand } from './handlers/imagine-command.js';
 import { registerMessageDeleted } from './handlers/message-deleted.js';
@@ -16,6 +17,7 @@ import { registerThreadEvents } from './handlers/thread-events.js';
 import { registerUnknownCommands } from './handlers/unknown-command.js';
 import { registerUsageCommand } from './handlers/usage-command.js';
 import type { SlackJobs } from './handlers/context.js';
+import { SlackDmSurface } from './dm-surface.js';
 import { slackSurfaces } from './job-surfaces.js';
 import type { ThreadCacheStore } from '@genbot/core/store';
 import { StoredThreadCache, type SurfaceFactory } from '@genbot/core/jobs';
@@ -49,6 +51,11 @@ export interface SlackBotOptions {
   seen?: SeenKeys;
   /** Deliveries received, acknowledgement times and 429s met, for `/metrics` (default: none kept). */
   metrics?: Metrics;
+  /**
+   * CHAT_TOOLS: whether a conversation can draw and edit (default: yes), so
+   * the prompts a DM suggests and the Home tab offer only what works.
+   */
+  chatTools?: boolean | undefined;
 }
 
 export interface SlackBot {
@@ -97,7 +104,7 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
 
   const { runtime } = options;
   const threads = options.threads ?? threadCache(options.threadStore, identity, logger);
-  const surface = new SlackSurface({
+  const surfaceOptions = {
     client,
     identity,
     botToken,
@@ -106,7 +113,8 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
     streaming: slack.streaming,
     logger,
     threads,
-  });
+  };
+  const surface = new SlackSurface(surfaceOptions);
   // First, so every delivery is counted whichever listener takes it.
   countDeliveries(app, metrics);
   // Then each waits its turn of the loop: Bolt has acknowledged events already, commands wait a turn for theirs.
@@ -131,6 +139,7 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
   registerAppMention(app, context);
   registerMessageDeleted(app, context);
   registerThreadEvents(app, context);
+  registerAiApps(app, context, { jobs: options.jobs, tools: options.chatTools ?? true, metrics });
   app.error(async (error) => {
     logger.error({ err: error }, 'Slack listener failed');
   });
@@ -153,7 +162,7 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
   return {
     mode,
     port,
-    surfaces: slackSurfaces(surface),
+    surfaces: slackSurfaces(surface, new SlackDmSurface(surfaceOptions)),
     stop: (stopOptions = {}) => {
       stopping ??= stop(stopOptions.drainMs ?? DEFAULT_DRAIN_MS);
       return stopping;

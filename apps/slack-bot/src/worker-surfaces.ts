@@ -7,6 +7,7 @@ import { webClientOptions } from './app.js';
 import { boltLogger } from './bolt-logger.js';
 import { countRateLimits } from './delivery-metrics.js';
 import type { SlackWebConfig } from './config.js';
+import { SlackDmSurface } from './dm-surface.js';
 import { slackSurfaces } from './job-surfaces.js';
 import { SlackSurface } from './surface.js';
 import { UserDirectory } from './user-directory.js';
@@ -26,7 +27,7 @@ export async function connectSlackSurfaces(
   const client = new webApi.WebClient(slack.botToken, webClientOptions(slack.apiUrl, boltLogger(options.logger)));
   if (options.metrics !== undefined) countRateLimits(client, options.metrics);
   const identity = await whoAmI(client);
-  const surface = new SlackSurface({
+  const surfaceOptions = {
     client,
     identity,
     botToken: slack.botToken,
@@ -35,6 +36,6 @@ export async function connectSlackSurfaces(
     streaming: slack.streaming,
     logger,
     threads: options.threads ?? new InMemoryThreadCache(),
-  });
-  return slackSurfaces(surface);
+  };
+  return slackSurfaces(new SlackSurface(surfaceOptions), new SlackDmSurface(surfaceOptions));
 }

@@ -56,6 +56,8 @@ export interface RecordingSurfaceOptions {
    * marker may land late does. Recorded in `progressTimes` when it lands.
    */
   progressMs?: number;
+  /** The progress marker says what the bot does (Slack's assistant status): each activity shown is in `progressActivities`. */
+  progressSaysActivity?: boolean;
   /** Give the surface a paceKey: its calls count against this key, not their channel (Discord's interaction webhooks). */
   paceKey?: string;
   /** The platform the surface stands for (default Slack). */
@@ -72,6 +74,9 @@ export class RecordingSurface implements ChatSurface {
   readonly messages: RecordedMessage[] = [];
   readonly uploads: RecordedUpload[] = [];
   readonly progressTimes: number[] = [];
+  /** The activity each marker shown said (undefined: only that the bot works). */
+  readonly progressActivities: Array<string | undefined> = [];
+  readonly progressSaysActivity: boolean | undefined;
   readonly downloads: string[] = [];
   thread: ThreadMessage[];
   readonly showProgress: ChatSurface['showProgress'];
@@ -99,11 +104,13 @@ export class RecordingSurface implements ChatSurface {
     const { paceKey } = options;
     this.paceKey = paceKey === undefined ? undefined : () => paceKey;
     const progressMs = options.progressMs ?? 0;
+    this.progressSaysActivity = options.progressSaysActivity;
     this.showProgress =
       options.progress === true
-        ? async (_target, { signal } = {}) => {
+        ? async (_target, { signal, activity } = {}) => {
             if (progressMs > 0 && !(await landsUnlessAborted(progressMs, signal))) return;
             this.progressTimes.push(Date.now());
+            this.progressActivities.push(activity);
           }
         : undefined;
     this.postPrivate =

@@ -54,6 +54,16 @@ describe('PromMetrics', () => {
     expect(text).toContain('genbot_jobs_refused_total{kind="imagine",reason="quota"} 2');
   });
 
+  it("counts the presses of replies' feedback buttons by platform and rating", async () => {
+    const metrics = new PromMetrics();
+    metrics.replyFeedback({ platform: 'slack', rating: 'good' });
+    metrics.replyFeedback({ platform: 'slack', rating: 'good' });
+    metrics.replyFeedback({ platform: 'slack', rating: 'bad' });
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('genbot_reply_feedback_total{platform="slack",rating="good"} 2');
+    expect(text).toContain('genbot_reply_feedback_total{platform="slack",rating="bad"} 1');
+  });
+
   it("reports the event loop's delay", async () => {
     const metrics = new PromMetrics();
     // The delay histogram fills as the loop turns; let it turn past the sampling precision.

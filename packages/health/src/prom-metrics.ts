@@ -25,6 +25,7 @@ export class PromMetrics implements Metrics {
   readonly #acks: Histogram<'platform'>;
   readonly #queued: Counter<'kind'>;
   readonly #refused: Counter<'kind' | 'reason'>;
+  readonly #feedback: Counter<'platform' | 'rating'>;
 
   constructor() {
     const registers = [this.registry];
@@ -87,6 +88,12 @@ export class PromMetrics implements Metrics {
       labelNames: ['kind', 'reason'],
       registers,
     });
+    this.#feedback = new Counter({
+      name: 'genbot_reply_feedback_total',
+      help: "Presses of a reply's feedback buttons, by platform and rating (good, bad).",
+      labelNames: ['platform', 'rating'],
+      registers,
+    });
   }
 
   jobFinished(job: Parameters<Metrics['jobFinished']>[0]): void {
@@ -120,5 +127,9 @@ export class PromMetrics implements Metrics {
 
   jobRefused(job: Parameters<Metrics['jobRefused']>[0]): void {
     this.#refused.inc({ kind: job.kind, reason: job.reason });
+  }
+
+  replyFeedback(feedback: Parameters<Metrics['replyFeedback']>[0]): void {
+    this.#feedback.inc({ platform: feedback.platform, rating: feedback.rating });
   }
 }

@@ -10,8 +10,11 @@ type Wired = 'logger' | 'runtime' | 'jobs' | 'metrics';
 export interface BotsOptions extends Omit<JobsOptions, 'runtime'> {
   /** The process's one runtime, for both bots and the jobs: caps and shutdown hold for all (default: a new one). */
   runtime?: BotRuntime | undefined;
-  /** Slack's bot, when it runs here; its thread cache is kept in the jobs' store unless `threads` is given. */
-  slack?: Omit<SlackBotOptions, Wired | 'threadStore'> | undefined;
+  /**
+   * Slack's bot, when it runs here; its thread cache is kept in the jobs' store unless `threads` is given,
+   * and what it offers in DMs follows `conversation.tools`.
+   */
+  slack?: Omit<SlackBotOptions, Wired | 'threadStore' | 'chatTools'> | undefined;
   /** Discord's bot, when it runs here. */
   discord?: Omit<DiscordBotOptions, Wired> | undefined;
   /**
@@ -53,7 +56,8 @@ export async function startBots(options: BotsOptions): Promise<Bots> {
   opened.add(jobs.close, (part, drainMs) => part.stop(drainMs), jobs.close.name);
   const wired = { logger, runtime, jobs: jobs.botJobs, ...(metrics !== undefined && { metrics }) };
   const started = await Promise.allSettled([
-    slack && startSlackBot({ ...slack, ...wired, threadStore: jobs.store.threads }),
+    slack &&
+      startSlackBot({ ...slack, ...wired, threadStore: jobs.store.threads, chatTools: options.conversation?.tools }),
     discord && startDiscordBot({ ...discord, ...wired }),
   ]);
   const [slackResult, discordResult] = started;

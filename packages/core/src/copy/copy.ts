@@ -410,4 +410,51 @@ export const copy = {
         : 'You answer questions and help with writing, code and ideas, and you can look at the images and files shared here. You cannot make or change images yourself: people make them with `/imagine` and change them with the buttons under an image, so point them there when they ask for a picture.',
     ].join('\n\n');
   },
+
+  // Slack's AI-app surfaces: the agent (or assistant) view's prompts and status, the Home tab, feedback buttons.
+
+  /** Above the prompts a new conversation in the app's DMs suggests. */
+  suggestedPromptsTitle: 'Try one of these',
+  /**
+   * The prompts a new conversation in the app's DMs suggests (Slack shows at most 4). A chosen prompt
+   * is sent as a plain message, so each works as one: a drawing when the model has the image tools
+   * (else how to make one), and questions the model answers from its system prompt, since a prompt
+   * cannot attach the image or file it would be about.
+   */
+  suggestedPrompts: (tools: boolean): { title: string; message: string }[] => [
+    tools
+      ? { title: '🎨 Draw a picture', message: 'Draw a lighthouse on a rocky coast at dusk, in watercolour.' }
+      : {
+          title: '✍️ Help me write',
+          message: 'Help me write a short, friendly note telling my team the launch moved to Friday.',
+        },
+    tools
+      ? { title: '🖌️ Edit an image', message: 'How do I get you to edit a picture of mine?' }
+      : { title: '🎨 Make an image', message: 'How do I make an image here?' },
+    { title: '📎 Ask about a file', message: 'What kinds of files can you read, and how do I ask you about one?' },
+    { title: '💡 What can you do?', message: 'What can you do, and how do I use you here?' },
+  ],
+  /** Slack's loading line in a DM while the model works (the agent view shows it in place of the status). */
+  thinkingLoading: 'Thinking…',
+  /** The Home tab's heading. */
+  homeTitle: 'What I can do',
+  homeIntro: (tools: boolean): string =>
+    tools
+      ? 'I answer questions, draw pictures and edit images, and I can read the images and files you share with me.'
+      : 'I answer questions and read the images and files you share with me; `/imagine` makes pictures.',
+  homeHowToTitle: 'How to use me',
+  homeHowTo: (tools: boolean): string[] => [
+    '**Messages tab:** write to me there, no mention needed. Each message starts a conversation: reply in its thread to go on.',
+    '**In a channel:** mention me in a message or a thread. The thread is the conversation, with its images and files.',
+    tools
+      ? '**Pictures:** ask for one in words, or use `/imagine` with a prompt (`--ar 16:9` for a wide one). The buttons under a result re-roll, vary, edit or undo it.'
+      : '**Pictures:** `/imagine` with a prompt (`--ar 16:9` for a wide one). The buttons under a result re-roll, vary, edit or undo it.',
+    '**`/usage`:** what you used today and this month, as below.',
+  ],
+  homeUsageTitle: 'Your usage',
+  /** The thumbs under a reply streamed natively on Slack, and what a screen reader says for each. */
+  feedbackGood: '👍',
+  feedbackGoodLabel: 'Good answer',
+  feedbackBad: '👎',
+  feedbackBadLabel: 'Bad answer',
 };

@@ -227,7 +227,7 @@ class JobSteps {
         await this.#record({ name: STREAMED_STEP, index, messageId: stream.messageId?.() });
       },
       append: (markdown) => stream.append(markdown),
-      stop: (markdown) => stream.stop(markdown),
+      stop: (markdown, options) => stream.stop(markdown, options),
       ...(stream.messageId === undefined ? {} : { messageId: () => stream.messageId?.() }),
       ...(stream.task === undefined ? {} : { task: (update) => stream.task?.(update) ?? Promise.resolve() }),
     };

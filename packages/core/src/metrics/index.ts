@@ -1,2 +1,2 @@
-export type { IntakeRefusal, Metrics, ModelOperation } from './metrics.js';
+export type { IntakeRefusal, Metrics, ModelOperation, ReplyRating } from './metrics.js';
 export { noMetrics } from './metrics.js';

@@ -39,7 +39,12 @@ export interface Metrics {
   jobQueued(job: { kind: string }): void;
   /** Ingress turned a job away, and why. */
   jobRefused(job: { kind: string; reason: IntakeRefusal | 'other' }): void;
+  /** Someone pressed a reply's feedback button (Slack's thumbs up or down under a streamed reply). */
+  replyFeedback(feedback: { platform: Platform; rating: ReplyRating }): void;
 }
+
+/** What a person thought of a reply, by its feedback buttons. */
+export type ReplyRating = 'good' | 'bad';
 
 /** Records nothing: the default when no exporter is configured (no HEALTH_PORT), and in tests. */
 export const noMetrics: Metrics = {
@@ -51,4 +56,5 @@ export const noMetrics: Metrics = {
   acknowledged() {},
   jobQueued() {},
   jobRefused() {},
+  replyFeedback() {},
 };

@@ -88,7 +88,8 @@ export class EditSink implements ReplySink {
         ? undefined
         : {
             // Typing while in line would claim work that has not begun: the placeholder says where it stands.
-            show: ({ status }, signal) => (status === 'working' ? showProgress(target, { signal }) : Promise.resolve()),
+            show: ({ status, activity }, signal) =>
+              status === 'working' ? showProgress(target, { signal, activity }) : Promise.resolve(),
             refreshMs: MARKER_REFRESH_MS,
           };
   }
@@ -137,7 +138,11 @@ export class EditSink implements ReplySink {
 
   #statusText(status: ReplyStatus, activity: string | undefined): string | undefined {
     if (status !== 'working') return copy.chatQueued(status.queued);
-    if (activity !== undefined) return activityLine(activity);
+    if (activity !== undefined) {
+      // Before any message, a marker that says what the bot does says it: a message would only repeat it.
+      if (this.#current === undefined && this.#surface.progressSaysActivity === true) return undefined;
+      return activityLine(activity);
+    }
     const placeholder = this.#current?.statusOnly === true || this.#surface.showProgress === undefined;
     return placeholder ? copy.thinking : undefined;
   }

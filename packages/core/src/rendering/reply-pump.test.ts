@@ -533,6 +533,35 @@ describe('reply pump: what the bot does meanwhile, edited in place', () => {
     }
   });
 
+  it('leaves an activity before the text to a marker that says it (a DM status): no message for it', async () => {
+    const surface = new RecordingSurface({ progress: true, progressSaysActivity: true });
+    const writer = edits(surface);
+    writer.started();
+    await vi.advanceTimersByTimeAsync(10);
+    writer.activity(drawing);
+    await vi.advanceTimersByTimeAsync(0);
+    // Nothing waits to be posted, so a tool's result may follow at once.
+    await writer.posted();
+    writer.activity(undefined);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(surface.messages).toEqual([]);
+    const shown = surface.progressActivities.filter((activity, i, all) => i === 0 || activity !== all[i - 1]);
+    expect(shown).toEqual([undefined, drawing, undefined]);
+    writer.append('Here it is.');
+    await settle(writer.finish());
+    expect(surface.texts()).toEqual(['Here it is.']);
+    // Once the reply shows, the activity is its italic line again.
+    const later = new RecordingSurface({ progress: true, progressSaysActivity: true });
+    const going = edits(later);
+    going.started();
+    going.append('Let me draw it.');
+    await vi.advanceTimersByTimeAsync(0);
+    going.activity(drawing);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(later.texts()).toEqual([`Let me draw it.\n\n${drawingLine}`]);
+    await settle(going.finish());
+  });
+
   it('shows the activity after the text as an italic line, gone once cleared and at the end', async () => {
     const surface = new RecordingSurface({ progress: true, limits: { minEditIntervalMs: 1_000 } });
     const writer = edits(surface);
@@ -700,6 +729,22 @@ describe('reply pump, streaming natively', () => {
       ['start', 0, 'Hello'],
       ['stop', 1000, ', world!'],
     ]);
+  });
+
+  it('tells the stream its reply is complete when all of it is out, and not when a stop cut it off', async () => {
+    const stops: Array<boolean | undefined> = [];
+    const recording = (): ReplyStream => {
+      const api = recordingStream();
+      return { ...api, stop: async (_markdown, options) => void stops.push(options?.complete) };
+    };
+    await settle(feed(streamed(recording(), new RecordingSurface()), timedDeltas(evenly('Hello, world', 5, 100))));
+    const controller = new AbortController();
+    const cut = streamed(recording(), new RecordingSurface(), silent, { signal: controller.signal });
+    cut.append('Hello');
+    await vi.advanceTimersByTimeAsync(10);
+    controller.abort(new Error('deleted'));
+    await settle(cut.fail(copy.cancelled));
+    expect(stops).toEqual([true, undefined]);
   });
 
   it('starts the stream only once its status has landed, which would otherwise stay up over it', async () => {

@@ -156,7 +156,7 @@ export class StreamSink implements ReplySink {
     if (due === 'complete' && this.#task !== undefined) return this.#settle(this.#task, 'complete');
     const chunk = chunkAt(reply.text, this.#sent, this.#stream.maxChunkChars);
     if (reply.final && this.#sent + chunk.length === reply.text.length) {
-      await this.#stream.stop(chunk === '' ? undefined : chunk);
+      await this.#stream.stop(chunk === '' ? undefined : chunk, { complete: true });
       this.#stopped = true;
       this.#sent += chunk.length;
       return;

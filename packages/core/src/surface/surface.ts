@@ -101,9 +101,18 @@ export interface ChatSurface {
    * placeholder message instead. Core aborts `signal` when the reply's first
    * message is ready to go: a marker still on its way is then dropped or left
    * to land as it may, and the call resolves at once, so a slow marker never
-   * holds the reply back.
+   * holds the reply back. `activity` is what the bot does meanwhile (a tool's
+   * line, core's words), for a marker that can say it (`progressSaysActivity`).
    */
-  showProgress?(target: ChatTarget, options?: { signal?: AbortSignal }): Promise<void>;
+  showProgress?(target: ChatTarget, options?: { signal?: AbortSignal; activity?: string | undefined }): Promise<void>;
+
+  /**
+   * Optional, with `showProgress`: the marker says what the bot does (Slack's
+   * assistant status in a DM: "is drawing…"), so before the reply's first
+   * text core posts no message for an activity, as it does where the marker
+   * can only say that the bot works (typing).
+   */
+  readonly progressSaysActivity?: boolean;
 
   /**
    * Optional, for platforms that cannot answer a person privately: marks
@@ -263,8 +272,12 @@ export interface ReplyStream {
   /** Starts the message with its first text. */
   start(markdown: string): Promise<void>;
   append(markdown: string): Promise<void>;
-  /** Ends the message, with the last text if any. */
-  stop(markdown: string | undefined): Promise<void>;
+  /**
+   * Ends the message, with the last text if any. `complete`: the reply's
+   * whole text is out (it was not cut off by a stop), so the platform may ask
+   * what the person thought of it (Slack's feedback buttons).
+   */
+  stop(markdown: string | undefined, options?: { complete?: boolean }): Promise<void>;
   /** The message the stream writes, once started (so a job can record it). */
   messageId?(): string | undefined;
   /**

@@ -1,3 +1,4 @@
+import type { SlackAiApps } from './ai-apps.js';
 import type { Interactivity } from './interactivity.js';
 import type { RenderContext } from './render.js';
 import type { SlackMessage, SlackWorkspace } from './workspace.js';
@@ -26,6 +27,8 @@ export interface SlackEnv {
   workspace: SlackWorkspace;
   /** Triggers handed out and modals open. */
   interactivity: Interactivity;
+  /** Suggested prompts, titles and Home tabs the app set (Slack's AI-app surfaces). */
+  aiApps: SlackAiApps;
   /** Mutable: switched by `SlackFake.limitAsNonMarketplaceApp`. */
   historyPaging: HistoryPaging;
   render: RenderContext;

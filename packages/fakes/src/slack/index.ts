@@ -13,6 +13,20 @@ export type {
   UserRunsCommand as SlackUserRunsCommand,
   UserSays as SlackUserSays,
 } from './driver.js';
+export type {
+  AppHomeTab as SlackAppHomeTab,
+  AssistantThreadOpened as SlackAssistantThreadOpened,
+  UserOpensApp as SlackUserOpensApp,
+  UserRatesReply as SlackUserRatesReply,
+} from './ai-app-driver.js';
+export type {
+  AiView as SlackAiView,
+  HomeTab as SlackHomeTab,
+  SlackAiApps,
+  SuggestedPrompt as SlackSuggestedPrompt,
+  SuggestedPrompts as SlackSuggestedPrompts,
+  ThreadTitle as SlackThreadTitle,
+} from './ai-apps.js';
 export type { SlackIdentity } from './env.js';
 export type { SlackView } from './interactivity.js';
 export type {

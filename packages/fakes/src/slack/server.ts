@@ -16,6 +16,8 @@ import {
   type UserRunsCommand,
   type UserSays,
 } from './driver.js';
+import { AiAppDriver, type AssistantThreadOpened, type UserOpensApp, type UserRatesReply } from './ai-app-driver.js';
+import { SlackAiApps, type AiView } from './ai-apps.js';
 import type { SlackEnv, SlackIdentity } from './env.js';
 import { EventDelivery, type AttemptInfo, type DeliveryKind, type DeliveryRecord } from './event-delivery.js';
 import { FileTransfers } from './files.js';
@@ -58,6 +60,10 @@ export interface SlackFakeOptions {
   echoBotMessages?: boolean;
   /** Start with Slack's 2025 limits for apps outside the Marketplace (see `limitAsNonMarketplaceApp`). */
   nonMarketplaceApp?: boolean;
+  /** The AI-app experience the app's manifest declares (default the agent view, as for every new app). */
+  aiView?: AiView;
+  /** The manifest's `app_home.home_tab_enabled` (default true). */
+  homeTabEnabled?: boolean;
   logger?: Logger;
 }
 
@@ -87,6 +93,7 @@ export class SlackFake {
   readonly #delivery: EventDelivery;
   readonly #rateLimits: RateLimits;
   readonly #driver: SlackDriver;
+  readonly #aiAppDriver: AiAppDriver;
   readonly #files: FileTransfers;
   readonly #env: SlackEnv;
 
@@ -100,6 +107,7 @@ export class SlackFake {
     delivery: EventDelivery;
     rateLimits: RateLimits;
     driver: SlackDriver;
+    aiAppDriver: AiAppDriver;
     files: FileTransfers;
     calls: ApiCall[];
     env: SlackEnv;
@@ -115,6 +123,7 @@ export class SlackFake {
     this.#delivery = parts.delivery;
     this.#rateLimits = parts.rateLimits;
     this.#driver = parts.driver;
+    this.#aiAppDriver = parts.aiAppDriver;
     this.#files = parts.files;
     this.#env = parts.env;
   }
@@ -166,6 +175,10 @@ export class SlackFake {
       identity,
       workspace,
       interactivity,
+      aiApps: new SlackAiApps(workspace, {
+        view: options.aiView ?? 'agent',
+        homeTabEnabled: options.homeTabEnabled ?? true,
+      }),
       historyPaging: { ...MARKETPLACE_PAGING },
       render: { workspace, baseUrl: url, appId: identity.appId },
       openSocketUrl: () => socket.openUrl(`ws://127.0.0.1:${port}`),
@@ -182,6 +195,8 @@ export class SlackFake {
       echoBotMessages: options.echoBotMessages ?? true,
       logger,
     });
+
+    const aiAppDriver = new AiAppDriver({ env, delivery, responses });
 
     const app = new Hono();
     app.all('/api/:method', (c) => handleApiCall({ env, rateLimits, calls, logger }, c.req.param('method'), c.req.raw));
@@ -207,6 +222,7 @@ export class SlackFake {
       delivery,
       rateLimits,
       driver,
+      aiAppDriver,
       files,
       calls,
       env,
@@ -258,6 +274,26 @@ export class SlackFake {
   /** A user submits an open modal: a signed `view_submission`; `errors` when the app kept it open. */
   userSubmitsView(input: UserSubmitsView): Promise<ViewSubmission> {
     return this.#driver.userSubmitsView(input);
+  }
+
+  /** Suggested prompts, conversation titles and Home tabs the app set, and how its AI-app features are configured. */
+  get aiApps(): SlackAiApps {
+    return this.#env.aiApps;
+  }
+
+  /** A person opens the app's Home tab or Messages tab: `app_home_opened` with that `tab`. */
+  userOpensApp(input: UserOpensApp): Promise<DeliveryRecord> {
+    return this.#aiAppDriver.userOpensApp(input);
+  }
+
+  /** The assistant view opens a thread for a person: its root posted as the app, then `assistant_thread_started`. */
+  userStartsAssistantThread(input: { user: string; viewing?: string }): Promise<AssistantThreadOpened> {
+    return this.#aiAppDriver.userStartsAssistantThread(input);
+  }
+
+  /** A person presses a reply's thumbs up or down: `block_actions` with a `feedback_buttons` action. */
+  userRatesReply(input: UserRatesReply): Promise<DeliveryRecord> {
+    return this.#aiAppDriver.userRatesReply(input);
   }
 
   /** A file is deleted: files.info answers `file_deleted` from now on. */

@@ -127,6 +127,8 @@ export interface AssistantStatus {
   channel: string;
   threadTs: string;
   status: string;
+  /** `loading_messages`, which Slack rotates through while the status is up. */
+  loadingMessages?: string[];
   atMs: number;
 }
 

@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { parseArgs, str } from '../params.js';
+import { json, parseArgs, str } from '../params.js';
 import { requireChannel } from './common.js';
 import type { MethodSpec } from './types.js';
 
-const statusArgs = z.object({ channel_id: str.optional(), thread_ts: str, status: str });
+/** The status, and up to 10 loading messages Slack rotates through in its place. */
+const statusArgs = z.object({
+  channel_id: str,
+  thread_ts: str,
+  status: str,
+  loading_messages: json(z.array(z.string().min(1)).min(1).max(10)).optional(),
+});
 
 export const assistantMethods: Record<string, MethodSpec> = {
   'assistant.threads.setStatus': {
@@ -11,7 +17,13 @@ export const assistantMethods: Record<string, MethodSpec> = {
     handle: ({ env, args }) => {
       const a = parseArgs(statusArgs, args);
       const channel = requireChannel(env, a.channel_id);
-      env.workspace.setStatus({ channel: channel.id, threadTs: a.thread_ts, status: a.status, atMs: Date.now() });
+      env.workspace.setStatus({
+        channel: channel.id,
+        threadTs: a.thread_ts,
+        status: a.status,
+        atMs: Date.now(),
+        ...(a.loading_messages !== undefined && { loadingMessages: a.loading_messages }),
+      });
       return {};
     },
   },

@@ -4,6 +4,7 @@ import type { SlackEnv } from '../env.js';
 import { json, parseArgs, str } from '../params.js';
 import { messageJson } from '../render.js';
 import type { SlackMessage, StreamChunk } from '../workspace.js';
+import { checkBlocks } from './blocks.js';
 import { isOwnMessage, MAX_BLOCKS, MAX_MARKDOWN_LENGTH, requireChannel, requireMessage } from './common.js';
 import type { MethodSpec } from './types.js';
 
@@ -138,6 +139,7 @@ export const streamMethods: Record<string, MethodSpec> = {
     token: 'bot',
     handle: ({ env, args }) => {
       const a = parseArgs(stopArgs, args);
+      if (a.blocks !== undefined) checkBlocks(a.blocks, 'invalid_blocks');
       const message = streamingMessage(env, a.channel, a.ts);
       const text = addedText(a);
       const chunksNow = addedChunks(a, message.stream?.chunks, message.text);
