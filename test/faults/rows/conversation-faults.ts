@@ -71,7 +71,9 @@ function escapeRegExp(text: string): string {
 function quotaReachedPattern(limit: number): RegExp {
   const sample = copy.quotaReached('images', limit, 7 * 60);
   const [before = '', after = ''] = sample.split('about 7 minutes');
-  return new RegExp(`${escapeRegExp(before)}about (?:a minute|\\d+ hours|\\d+ minutes|\\d+ seconds?)${escapeRegExp(after)}`);
+  return new RegExp(
+    `${escapeRegExp(before)}about (?:a minute|\\d+ hours|\\d+ minutes|\\d+ seconds?)${escapeRegExp(after)}`,
+  );
 }
 
 const quotaRow: Row = {
