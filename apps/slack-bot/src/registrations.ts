@@ -8,10 +8,11 @@ export const SLASH_COMMANDS: readonly string[] = ['/imagine', '/usage'];
 export const EVENT_TYPES: readonly string[] = ['app_mention', 'message'];
 
 /**
- * The event subscriptions behind them: mentions, and the messages of public
- * and private channels (deletions, the thread cache). No DMs: nothing answers them.
+ * The event subscriptions behind them: mentions; the messages of public and
+ * private channels (deletions, the thread cache); and of the person's DM with
+ * the bot, each one a turn. No group DMs: nothing answers them.
  */
-export const BOT_EVENTS: readonly string[] = ['app_mention', 'message.channels', 'message.groups'];
+export const BOT_EVENTS: readonly string[] = ['app_mention', 'message.channels', 'message.groups', 'message.im'];
 
 /** Every bot scope, with what needs it. */
 export const BOT_SCOPES: Readonly<Record<string, string>> = {
@@ -22,6 +23,9 @@ export const BOT_SCOPES: Readonly<Record<string, string>> = {
   'files:write': 'files.getUploadURLExternal, files.completeUploadExternal',
   'channels:history': 'message.channels, conversations.replies in public channels',
   'groups:history': 'message.groups, conversations.replies in private channels',
+  // Posting in a DM the person opened takes chat:write alone: no im:write (conversations.open), no
+  // im:read (conversations.info, .list), since a DM's ID says what it is.
+  'im:history': 'message.im, conversations.replies in direct messages',
   'users:read': 'users.info',
 };
 
