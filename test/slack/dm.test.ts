@@ -103,7 +103,8 @@ function infoLogs(h: Harness): string[] {
 }
 
 describe('Slack direct messages: every message from the person is a turn, answered in its thread', () => {
-  const get = useHarness({ mode: 'http', fake: { events: SUBSCRIBED } });
+  // Carol writes only in the privacy test, so her usage there is that test's alone.
+  const get = useHarness({ mode: 'http', fake: { events: SUBSCRIBED, users: [{ id: 'U3', name: 'carol' }] } });
 
   it('subscribes the fake to message.im, as the manifest does', () => {
     expect(SUBSCRIBED).toContain('message.im');
@@ -175,8 +176,10 @@ describe('Slack direct messages: every message from the person is a turn, answer
     expect(posted.deliveries[0]?.payload.event).toMatchObject({ subtype: 'file_share', channel_type: 'im' });
     await turnDone(h, posted);
 
-    const [turns] = turnsSent(h, since);
-    expect(turns).toEqual([{ role: 'user', text: '[image] Alice: what is in this?' }]);
+    // One user turn: the image as an image block, then the words about it.
+    const [turns, ...more] = turnsSent(h, since);
+    expect(more).toEqual([]);
+    expect(turns).toEqual([{ role: 'user', text: expect.stringMatching(/\[image\] Alice: what is in this\?$/) }]);
     const [reply] = textReplies(h.slack, dm, posted.ts);
     expect(reply?.text).toMatch(/^Image 1 is 48 × 32 pixels, PNG, mostly /);
     expect(reply?.text).toBe(await expectedReply(h, since));
@@ -258,15 +261,17 @@ describe('Slack direct messages: every message from the person is a turn, answer
       () => textReplies(h.slack, dm, posted.ts).find((message) => message.text.endsWith(copy.cancelled)),
       { timeoutMs: 15_000 },
     );
+    // Its job ends (its usage recorded) before the next test counts anything.
+    await jobFinished(h.store, turnJobId(posted));
   });
 
   it("keeps a DM to itself: not in info logs, not in a channel's conversation or thread cache; its usage is the person's", async () => {
     const h = get();
-    const dm = h.slack.openDm('U2');
+    const dm = h.slack.openDm('U3');
     const secret = 'my quiet plan is to paint the shed teal';
-    const usage = { platform: 'slack' as const, workspaceId: h.slack.identity.teamId, userId: 'U2' };
+    const usage = { platform: 'slack' as const, workspaceId: h.slack.identity.teamId, userId: 'U3' };
     const before = (await h.store.usage.totals(usage)).today;
-    const posted = await h.slack.userSays({ user: 'U2', channel: dm, text: `${secret} [len:30]` });
+    const posted = await h.slack.userSays({ user: 'U3', channel: dm, text: `${secret} [len:30]` });
     await turnDone(h, posted);
     const after = (await h.store.usage.totals(usage)).today;
     expect(after.jobs).toBe(before.jobs + 1);
@@ -278,7 +283,7 @@ describe('Slack direct messages: every message from the person is a turn, answer
 
     const since = h.emulator.requests.length;
     const mention = await h.slack.userSays({
-      user: 'U2',
+      user: 'U3',
       channel: CHANNEL,
       text: '<@UBOT> what did I tell you? [len:20]',
     });

@@ -10,14 +10,19 @@ let app: App | undefined;
 async function setup(options: SlackFakeOptions = {}): Promise<{ fake: SlackFake; events: Record<string, unknown>[] }> {
   const events: Record<string, unknown>[] = [];
   slack = await startSlackFake({ retryDelaysMs: [0, 50, 50], ...options });
-  app = await startHttpBolt(slack, (bolt) => {
-    bolt.event('message', async ({ event }) => {
-      events.push(event as unknown as Record<string, unknown>);
-    });
-    bolt.event('app_mention', async ({ event }) => {
-      events.push(event as unknown as Record<string, unknown>);
-    });
-  });
+  // The bot's own posts are heard too, as genbot's Bolt app hears them.
+  app = await startHttpBolt(
+    slack,
+    (bolt) => {
+      bolt.event('message', async ({ event }) => {
+        events.push(event as unknown as Record<string, unknown>);
+      });
+      bolt.event('app_mention', async ({ event }) => {
+        events.push(event as unknown as Record<string, unknown>);
+      });
+    },
+    { ignoreSelf: false },
+  );
   return { fake: slack, events };
 }
 
