@@ -10,15 +10,9 @@ import { type Bots, inMemoryDatabase, startBots } from '@genbot/cli/wiring';
 import { eventually } from '@genbot/test-servers';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobFinished } from '../support/job-finished.js';
 import { realPayloads, withIds } from '../support/real-payloads.js';
-import {
-  botReplies,
-  CHANNEL,
-  expectedReply,
-  replyWithText,
-  requestsUntilMarker,
-  useHarness,
-} from './support/harness.js';
+import { botReplies, CHANNEL, expectedReply, replyWithText, useHarness } from './support/harness.js';
 import { isGreyscale } from './support/images.js';
 
 /**
@@ -76,6 +70,21 @@ function mentionEnvelope(slack: SlackFake, event: Record<string, unknown>): Reco
   };
 }
 
+/**
+ * The recorded DM's IDs as this workspace's: the team, the bot, the person
+ * (U1) and their DM with the bot, and a fresh ts (both DM payloads were
+ * recorded with the same one).
+ */
+function dmIds(slack: SlackFake, dm: string): Record<string, string> {
+  return {
+    T043DB835ML: 'T1',
+    U0442US8QGH: 'UBOT',
+    U043H11ES4V: 'U1',
+    D0442US94JD: dm,
+    '1670631527.874149': slack.workspace.nextTs(),
+  };
+}
+
 async function editedInThread(slack: SlackFake, threadTs: string): Promise<Uint8Array> {
   const file = await slack.waitFor(
     (ws) => [...ws.files.values()].find((f) => f.threadTs === threadTs && f.user === 'UBOT' && f.completed),
@@ -121,15 +130,23 @@ describe.runIf(payloads.available)('real Slack payloads through the Slack bot', 
     expect(slack.calls.slice(calls).filter((call) => call.method === 'conversations.replies')).toEqual([]);
   });
 
-  it('slack-file-share-slack-connect.json: a DM is not answered; the same file on a mention is looked up and edited', async () => {
+  it('slack-file-share-slack-connect.json: a DM is answered in its thread, its file looked up; on a mention the same file is edited, the DM unseen', async () => {
     const { slack } = h();
+    storeFile(slack, 'F12345678', 'connect.png', await colourImage(40, 30, 'png'), 'check_file_info');
+    const dm = slack.openDm('U1');
     const since = h().emulator.requests.length;
     const recorded = withIds(payloads.json('slack-file-share-slack-connect.json'), {
-      T043DB835ML: 'T1',
-      U0442US8QGH: 'UBOT',
+      ...dmIds(slack, dm),
+      Ev04EEHX2PSS: 'EvReplayConnect1',
     });
+    const dmTs = (recorded.event as { ts: string }).ts;
     expect((await slack.replay('events_api', recorded)).acked).toBe(true);
-    storeFile(slack, 'F12345678', 'connect.png', await colourImage(40, 30, 'png'), 'check_file_info');
+    const answered = await jobFinished(h().store, `slack-msg-${dm}-${dmTs}`);
+    expect(answered).toMatchObject({ outcome: 'done' });
+    const [answer] = slack.workspace.botMessages('UBOT', { channel: dm, threadTs: dmTs });
+    expect(answer?.text).toMatch(/^Image 1 is 40 × 30 pixels, PNG, mostly /);
+
+    const sinceMention = h().emulator.requests.length;
     const event = recorded.event as { files: unknown[] };
     const mention = mentionEnvelope(slack, { text: '<@UBOT> make it grayscale', files: event.files });
     const threadTs = (mention.event as { ts: string }).ts;
@@ -137,13 +154,17 @@ describe.runIf(payloads.available)('real Slack payloads through the Slack bot', 
     expect((await slack.replay('events_api', mention)).acked).toBe(true);
     expect(await isGreyscale(await editedInThread(slack, threadTs))).toBe(true);
     expect(slack.calls.slice(calls).some((call) => call.method === 'files.info')).toBe(true);
-    expect(slack.workspace.botMessages('UBOT', { channel: 'D0442US94JD' })).toEqual([]);
-    // What reached the model was the mention's conversation (its tool call and the closing words), never the DM.
-    const conversation = h()
-      .emulator.requests.slice(since)
-      .filter((r) => r.path.endsWith('/v1/messages'));
-    expect(conversation.length).toBeGreaterThan(0);
-    for (const request of conversation) {
+    // The DM's words reached the model in the DM's conversation only, never in the mention's.
+    const conversations = (from: number, to?: number) =>
+      h()
+        .emulator.requests.slice(from, to)
+        .filter((r) => r.path.endsWith('/v1/messages'));
+    expect(conversations(since, sinceMention).map((r) => JSON.stringify(r.body))).toEqual([
+      expect.stringContaining('message message message'),
+    ]);
+    const mentioned = conversations(sinceMention);
+    expect(mentioned.length).toBeGreaterThan(0);
+    for (const request of mentioned) {
       expect(JSON.stringify(request.body)).toContain('make it grayscale');
       expect(JSON.stringify(request.body)).not.toContain('message message message');
     }
@@ -187,16 +208,38 @@ describe.runIf(payloads.available)('real Slack payloads through the Slack bot', 
     });
   });
 
-  it('slack-message-file-share-snippet.json: a text snippet in a DM is acknowledged and not answered', async () => {
+  it('slack-message-file-share-snippet.json: a text snippet in a DM is answered in its thread, the snippet read', async () => {
     const { slack } = h();
+    const snippet = Buffer.from('hug a kitten');
+    slack.workspace.addFile({
+      id: 'F04EEHX1EES',
+      name: 'namenamename.txt',
+      title: 'namenamename.txt',
+      mimetype: 'text/plain',
+      filetype: 'text',
+      bytes: snippet,
+      declaredLength: snippet.length,
+      user: 'U1',
+      created: 1_670_631_527,
+      completed: true,
+    });
+    const dm = slack.openDm('U1');
     const since = h().emulator.requests.length;
     const body = withIds(payloads.json('slack-message-file-share-snippet.json'), {
-      T043DB835ML: 'T1',
-      U0442US8QGH: 'UBOT',
+      ...dmIds(slack, dm),
+      Ev04EEHX2PSS: 'EvReplaySnippet1',
+      'https://files.slack.com/': slack.url,
     });
+    const dmTs = (body.event as { ts: string }).ts;
     expect((await slack.replay('events_api', body)).acked).toBe(true);
-    expect(await requestsUntilMarker(h(), since)).toEqual([]);
-    expect(slack.workspace.botMessages('UBOT', { channel: 'D0442US94JD' })).toEqual([]);
+    expect(await jobFinished(h().store, `slack-msg-${dm}-${dmTs}`)).toMatchObject({ outcome: 'done' });
+    const sent = h()
+      .emulator.requests.slice(since)
+      .filter((r) => r.path.endsWith('/v1/messages'));
+    expect(sent).toHaveLength(1);
+    expect(JSON.stringify(sent[0]?.body)).toContain('hug a kitten');
+    const replies = slack.workspace.botMessages('UBOT', { channel: dm, threadTs: dmTs });
+    expect(replies.map((reply) => reply.text)).toEqual([await expectedReply(h(), since)]);
   });
 
   it('slack-slash-command.form: a command that is not ours gets a short private answer', async () => {

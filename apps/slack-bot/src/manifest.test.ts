@@ -92,15 +92,35 @@ describe('manifest.yml', () => {
     expect([...parsed.oauth_config.scopes.bot].sort()).toEqual(Object.keys(BOT_SCOPES).sort());
   });
 
-  it('opens no door the bot does not answer: no DMs, no App Home messages, no assistant view', async () => {
+  it('opens the Messages tab for the DMs it answers, people may write there, and no group DMs', async () => {
     const parsed = await manifest();
     const events = parsed.settings.event_subscriptions.bot_events;
-    expect(events.filter((event) => event.startsWith('message.im') || event.startsWith('message.mpim'))).toEqual([]);
-    expect(
-      parsed.oauth_config.scopes.bot.filter((scope) => scope.startsWith('im:') || scope.startsWith('mpim:')),
-    ).toEqual([]);
-    expect(parsed.features.app_home?.messages_tab_enabled).toBe(false);
-    expect(parsed.features.assistant_view).toBeUndefined();
+    expect(parsed.features.app_home).toMatchObject({
+      messages_tab_enabled: true,
+      messages_tab_read_only_enabled: false,
+    });
+    expect(events).toContain('message.im');
+    expect(events.filter((event) => event.startsWith('message.mpim'))).toEqual([]);
+    expect(parsed.oauth_config.scopes.bot.filter((scope) => scope.startsWith('mpim:'))).toEqual([]);
+  });
+
+  it('asks for the scope each message event needs (Slack delivers none without it)', async () => {
+    const parsed = await manifest();
+    // From each event's "Required scopes" on docs.slack.dev.
+    const needs: Record<string, string> = {
+      app_mention: 'app_mentions:read',
+      'message.channels': 'channels:history',
+      'message.groups': 'groups:history',
+      'message.im': 'im:history',
+    };
+    for (const event of parsed.settings.event_subscriptions.bot_events) {
+      const scope = needs[event];
+      if (scope !== undefined) expect(parsed.oauth_config.scopes.bot).toContain(scope);
+    }
+  });
+
+  it('opens no assistant view, which the bot does not answer', async () => {
+    expect((await manifest()).features.assistant_view).toBeUndefined();
   });
 
   it('declares the Home tab and the AI-app view the code answers', async () => {

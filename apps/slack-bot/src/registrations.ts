@@ -8,10 +8,11 @@ export const SLASH_COMMANDS: readonly string[] = ['/imagine', '/usage'];
 export const EVENT_TYPES: readonly string[] = ['app_mention', 'message', 'app_home_opened', 'assistant_thread_started'];
 
 /**
- * The event subscriptions behind them: mentions, and the messages of public
- * and private channels (deletions, the thread cache); the App Home opened
- * (the Home tab, and the agent view's Messages tab: suggested prompts) and
- * the older assistant view's threads. The context-change events
+ * The event subscriptions behind them: mentions; the messages of public and
+ * private channels (deletions, the thread cache) and of the person's DM with
+ * the bot, each one a turn (no group DMs: nothing answers them); the App Home
+ * opened (the Home tab, and the agent view's Messages tab: suggested prompts)
+ * and the older assistant view's threads. The context-change events
  * (`app_context_changed`, `assistant_thread_context_changed`) are left out:
  * nothing reads what a person is looking at.
  */
@@ -19,6 +20,7 @@ export const BOT_EVENTS: readonly string[] = [
   'app_mention',
   'message.channels',
   'message.groups',
+  'message.im',
   'app_home_opened',
   'assistant_thread_started',
 ];
@@ -34,6 +36,9 @@ export const BOT_SCOPES: Readonly<Record<string, string>> = {
   'files:write': 'files.getUploadURLExternal, files.completeUploadExternal',
   'channels:history': 'message.channels, conversations.replies in public channels',
   'groups:history': 'message.groups, conversations.replies in private channels',
+  // Posting in a DM the person opened takes chat:write alone: no im:write (conversations.open), no
+  // im:read (conversations.info, .list), since a DM's ID says what it is.
+  'im:history': 'message.im, conversations.replies in direct messages',
   'users:read': 'users.info',
 };
 

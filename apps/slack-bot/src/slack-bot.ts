@@ -10,6 +10,7 @@ import { countDeliveries, countRateLimits, timeAcknowledgements } from './delive
 import type { SlackConfig } from './config.js';
 import { registerAiApps } from './handlers/ai-apps.js';
 import { registerAppMention } from './handlers/app-mention.js';
+import { registerDirectMessages } from './handlers/direct-message.js';
 import { registerImagineCommand } from './handlers/imagine-command.js';
 import { registerMessageDeleted } from './handlers/message-deleted.js';
 import { registerResultButtons } from './handlers/result-buttons.js';
@@ -87,7 +88,7 @@ function threadCache(store: ThreadCacheStore | undefined, identity: BotIdentity,
 
 /**
  * Connects the bot to Slack (HTTP or Socket Mode, by configuration) and
- * turns `/imagine` and mentions into jobs. Resolves once it is receiving; rejects when the token is refused or the port is taken.
+ * turns `/imagine`, mentions and direct messages into jobs. Resolves once it is receiving; rejects when the token is refused or the port is taken.
  */
 export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot> {
   const { slack } = options;
@@ -137,6 +138,7 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
   registerResultButtons(app, context, options.jobs);
   registerUnknownCommands(app, context, SLASH_COMMANDS);
   registerAppMention(app, context);
+  registerDirectMessages(app, context);
   registerMessageDeleted(app, context);
   registerThreadEvents(app, context);
   registerAiApps(app, context, { jobs: options.jobs, tools: options.chatTools ?? true, metrics });

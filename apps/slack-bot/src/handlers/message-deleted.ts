@@ -6,8 +6,8 @@ import type { HandlerContext } from './context.js';
 /**
  * `message` events (the message.* subscriptions): a deleted message stops the
  * work it started, if any is still running, here or (REDIS_URL) in the worker
- * running it, and a job of it not yet started never starts. Every other message is ignored:
- * only mentions are answered, through `app_mention`.
+ * running it, and a job of it not yet started never starts. Other messages are
+ * answered elsewhere, if at all: mentions through `app_mention`, DMs in direct-message.ts.
  */
 export function registerMessageDeleted(app: App, context: Pick<HandlerContext, 'runtime' | 'logger'>): void {
   const { runtime, logger } = context;

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { SlackEnv } from './env.js';
 import type { AttemptInfo, DeliveryRecord, EventDelivery } from './event-delivery.js';
-import { VERIFICATION_TOKEN, appMentionEvent, eventCallback, mentions, messageEvent } from './events.js';
+import { VERIFICATION_TOKEN, appMentionEvent, channelType, eventCallback, mentions, messageEvent } from './events.js';
 import { mediaTypeOf } from './media.js';
 import type { ResponseUrls } from './response-urls.js';
 import type { SignatureMode } from './signing.js';
@@ -21,8 +21,18 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Event types the app subscribes to; Slack only sends those. */
-export type SubscribedEvent = 'message' | 'app_mention';
+/**
+ * Event subscriptions of the app, as its manifest names them; Slack only
+ * sends those. `message` stands for every `message.*` subscription at once.
+ */
+export type SubscribedEvent = 'message' | 'message.channels' | 'message.groups' | 'message.im' | 'app_mention';
+
+/** The subscription that brings a conversation's messages, by its `channel_type`. */
+const MESSAGE_SUBSCRIPTIONS = {
+  channel: 'message.channels',
+  group: 'message.groups',
+  im: 'message.im',
+} as const satisfies Record<ReturnType<typeof channelType>, SubscribedEvent>;
 
 export interface UserFile {
   name: string;
@@ -77,6 +87,13 @@ export interface CommandRun {
   triggerId: string;
   responseUrl: string;
   delivery: DeliveryRecord;
+}
+
+export interface UserEdits {
+  channel: string;
+  /** The message, which the person wrote. */
+  ts: string;
+  text: string;
 }
 
 export interface UserPresses {
@@ -201,7 +218,7 @@ export class SlackDriver {
       if (file) file.messageTs = message.ts;
     }
     const events: Record<string, unknown>[] = [];
-    if (this.#subscriptions.has('message')) events.push(messageEvent(this.#env, message));
+    if (this.#hearsMessagesIn(channel.id)) events.push(messageEvent(this.#env, message));
     if (this.#subscriptions.has('app_mention') && !channel.isIm && mentions(input.text, this.#env.identity.botUserId)) {
       events.push(appMentionEvent(this.#env, message));
     }
@@ -235,7 +252,7 @@ export class SlackDriver {
       text: input.text,
       ...(input.threadTs !== undefined && { threadTs: input.threadTs }),
     });
-    const deliveries = this.#subscriptions.has('message')
+    const deliveries = this.#hearsMessagesIn(channel.id)
       ? [
           await this.#delivery.deliver({
             kind: 'events_api',
@@ -417,15 +434,15 @@ export class SlackDriver {
     const message = workspace.message(channel, input.ts);
     if (!message) throw new Error(`slack fake: no message ${input.ts} in ${input.channel}`);
     workspace.remove(message);
-    if (!this.#subscriptions.has('message')) return undefined;
-    const { channel_type: channelType, ...previous } = messageEvent(this.#env, message);
+    if (!this.#hearsMessagesIn(channel)) return undefined;
+    const { channel_type: type, ...previous } = messageEvent(this.#env, message);
     const ts = workspace.nextTs();
     const event = {
       type: 'message',
       subtype: 'message_deleted',
       hidden: true,
       channel,
-      channel_type: channelType,
+      channel_type: type,
       ts,
       deleted_ts: message.ts,
       event_ts: ts,
@@ -459,7 +476,7 @@ export class SlackDriver {
 
   /** Called for every message the bot posts: Slack echoes it to the app as a `message` event. */
   botPosted(message: SlackMessage): void {
-    if (!this.#echoBotMessages || !this.#subscriptions.has('message')) return;
+    if (!this.#echoBotMessages || !this.#hearsMessagesIn(message.channel)) return;
     // Queued after the API response, as Slack's events trail the API call.
     setImmediate(() => {
       this.#delivery
@@ -472,21 +489,8 @@ export class SlackDriver {
 
   /** Called for every edit the bot makes: Slack tells the app with a `message_changed` event. */
   botEdited(message: SlackMessage, previous: SlackMessage): void {
-    if (!this.#echoBotMessages || !this.#subscriptions.has('message')) return;
-    const { channel_type: channelType, ...current } = messageEvent(this.#env, message);
-    const { channel_type: _type, ...before } = messageEvent(this.#env, previous);
-    const ts = this.#env.workspace.nextTs();
-    const event = {
-      type: 'message',
-      subtype: 'message_changed',
-      hidden: true,
-      channel: message.channel,
-      channel_type: channelType,
-      ts,
-      event_ts: ts,
-      message: current,
-      previous_message: before,
-    };
+    if (!this.#echoBotMessages || !this.#hearsMessagesIn(message.channel)) return;
+    const event = this.#changedEvent(message, previous);
     setImmediate(() => {
       this.#delivery
         .deliver({ kind: 'events_api', payload: eventCallback(this.#env, event) })
@@ -494,6 +498,51 @@ export class SlackDriver {
           this.#logger.debug({ error: String(error) }, 'slack fake: bot edit event not delivered'),
         );
     });
+  }
+
+  /**
+   * A person edits a message they wrote: it changes in place (the earlier
+   * text kept in `edits`) and, when the app hears that conversation, Slack
+   * sends it a `message_changed` event (undefined when it does not).
+   */
+  async userEdits(input: UserEdits): Promise<DeliveryRecord | undefined> {
+    const { workspace } = this.#env;
+    this.#delivery.assertReachable();
+    const channel = workspace.resolveChannel(input.channel)?.id ?? input.channel;
+    const message = workspace.message(channel, input.ts);
+    if (!message) throw new Error(`slack fake: no message ${input.ts} in ${input.channel}`);
+    if (message.user === undefined || message.botId !== undefined) {
+      throw new Error(`slack fake: message ${input.ts} was not written by a person`);
+    }
+    const previous = { ...message };
+    workspace.update(message, { text: input.text, format: 'mrkdwn', editedBy: message.user });
+    if (!this.#hearsMessagesIn(channel)) return undefined;
+    const event = this.#changedEvent(message, previous);
+    return this.#delivery.deliver({ kind: 'events_api', payload: eventCallback(this.#env, event) });
+  }
+
+  #changedEvent(message: SlackMessage, previous: SlackMessage): Record<string, unknown> {
+    const { channel_type: type, ...current } = messageEvent(this.#env, message);
+    const { channel_type: _type, ...before } = messageEvent(this.#env, previous);
+    const ts = this.#env.workspace.nextTs();
+    return {
+      type: 'message',
+      subtype: 'message_changed',
+      hidden: true,
+      channel: message.channel,
+      channel_type: type,
+      ts,
+      event_ts: ts,
+      message: current,
+      previous_message: before,
+    };
+  }
+
+  /** Whether the app's subscriptions bring it the messages of this conversation. */
+  #hearsMessagesIn(channelId: string): boolean {
+    if (this.#subscriptions.has('message')) return true;
+    const type = channelType(this.#env.workspace.channels.get(channelId));
+    return this.#subscriptions.has(MESSAGE_SUBSCRIPTIONS[type]);
   }
 
   #ensureUser(id: string): SlackUser {

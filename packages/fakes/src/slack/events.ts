@@ -5,7 +5,8 @@ import type { SlackChannel, SlackMessage } from './workspace.js';
 /** The legacy verification token Slack still puts in payloads; Bolt ignores it in favour of the signature. */
 export const VERIFICATION_TOKEN = 'fake-verification-token';
 
-function channelType(channel: SlackChannel | undefined): string {
+/** A message event's `channel_type`, which also names its subscription (`message.im`…). */
+export function channelType(channel: SlackChannel | undefined): 'im' | 'group' | 'channel' {
   if (channel?.isIm) return 'im';
   return channel?.isPrivate ? 'group' : 'channel';
 }

@@ -9,6 +9,7 @@ export type {
   UserSubmitsView as SlackUserSubmitsView,
   ViewSubmission as SlackViewSubmission,
   SubscribedEvent as SlackSubscribedEvent,
+  UserEdits as SlackUserEdits,
   UserFile as SlackUserFile,
   UserRunsCommand as SlackUserRunsCommand,
   UserSays as SlackUserSays,

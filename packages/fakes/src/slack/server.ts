@@ -9,6 +9,7 @@ import {
   type CommandRun,
   type PostedMessage,
   type Press,
+  type UserEdits,
   type UserPresses,
   type UserSubmitsView,
   type ViewSubmission,
@@ -54,7 +55,7 @@ export interface SlackFakeOptions {
   retryDelaysMs?: readonly number[];
   /** Interval of the server pings on Socket Mode connections (the client gives up after 30 s without). */
   socketPingIntervalMs?: number;
-  /** Event subscriptions of the app (default both). */
+  /** Event subscriptions of the app (default: `message`, every message.* one, and `app_mention`). */
   events?: readonly SubscribedEvent[];
   /** Deliver the bot's own posts and edits back to it as `message` events, as Slack does (default true). */
   echoBotMessages?: boolean;
@@ -256,6 +257,21 @@ export class SlackFake {
 
   userSays(input: UserSays): Promise<PostedMessage> {
     return this.#driver.userSays(input);
+  }
+
+  /**
+   * The person's DM with the bot, as the app's Messages tab opens it (the
+   * same one every time): its ID starts with `D`, and what is written there
+   * comes to the app as `message.im` events with `channel_type: "im"`.
+   */
+  openDm(userId: string): string {
+    if (!this.workspace.users.has(userId)) throw new Error(`slack fake: no user ${userId}`);
+    return this.workspace.openIm(userId).id;
+  }
+
+  /** A person edits their message: `message_changed` goes to the app when it hears that conversation. */
+  userEdits(input: UserEdits): Promise<DeliveryRecord | undefined> {
+    return this.#driver.userEdits(input);
   }
 
   botSays(input: BotSays): Promise<PostedMessage> {

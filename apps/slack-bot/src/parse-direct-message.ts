@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { describeIssue, type Parsed } from './parse-app-mention.js';
+import { slackFileSchema, type SlackFile } from './parse-files.js';
+import type { BotIdentity } from './parse-thread.js';
+
+/**
+ * Whether a conversation is a direct message with the bot: Slack's DM IDs
+ * start with `D`. Events that carry no `channel_type` (app_mention, button
+ * presses, slash commands) are told apart by this alone.
+ */
+export function isDirectMessageChannel(channel: string): boolean {
+  return channel.startsWith('D');
+}
+
+const head = z.looseObject({
+  event: z.looseObject({
+    type: z.literal('message'),
+    channel_type: z.string().optional(),
+    subtype: z.string().optional(),
+  }),
+});
+
+const directMessageEvent = z.looseObject({
+  event_id: z.string().optional(),
+  team_id: z.string().optional(),
+  event: z.looseObject({
+    user: z.string().min(1).optional(),
+    bot_id: z.string().optional(),
+    text: z.string().default(''),
+    ts: z.string().min(1),
+    thread_ts: z.string().optional(),
+    channel: z.string().min(1),
+    team: z.string().optional(),
+    files: z.array(slackFileSchema).optional(),
+  }),
+});
+
+/** A person's new message in their DM with the bot: a turn of the conversation its thread holds. */
+export interface DirectMessage {
+  eventId: string | undefined;
+  workspaceId: string | undefined;
+  channel: string;
+  ts: string;
+  /** The thread it was written in, or its own ts when it is top-level (the reply starts its thread). */
+  threadTs: string;
+  userId: string;
+  text: string;
+  files: SlackFile[];
+}
+
+/**
+ * A `message` event_callback body as a turn in a DM with the bot. Undefined
+ * for everything else: other conversations' messages, edits, deletions and
+ * other subtypes (only a plain message or a `file_share` is something a
+ * person wrote just now), and messages of bots, the bot's own among them.
+ */
+export function parseDirectMessage(body: unknown, identity: BotIdentity): Parsed<DirectMessage | undefined> {
+  const kind = head.safeParse(body);
+  if (!kind.success) return { ok: false, problem: describeIssue(kind.error) };
+  const { channel_type: channelType, subtype } = kind.data.event;
+  if (channelType !== 'im' || (subtype !== undefined && subtype !== 'file_share'))
+    return { ok: true, value: undefined };
+  const parsed = directMessageEvent.safeParse(body);
+  if (!parsed.success) return { ok: false, problem: describeIssue(parsed.error) };
+  const { event } = parsed.data;
+  const user = event.user;
+  if (user === undefined || event.bot_id !== undefined || user === identity.userId)
+    return { ok: true, value: undefined };
+  return {
+    ok: true,
+    value: {
+      eventId: parsed.data.event_id,
+      workspaceId: parsed.data.team_id ?? event.team,
+      channel: event.channel,
+      ts: event.ts,
+      threadTs: event.thread_ts ?? event.ts,
+      userId: user,
+      text: event.text,
+      files: event.files ?? [],
+    },
+  };
+}
