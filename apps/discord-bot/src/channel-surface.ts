@@ -19,6 +19,7 @@ import {
   type SendableChannels,
 } from 'discord.js';
 import { z } from 'zod';
+import { isDirectMessage, readDirectMessages } from './direct-messages.js';
 import { DiscordCallError, discordCall } from './discord-errors.js';
 import { downloadAttachment, encodeLocation, type AttachmentLocation } from './download.js';
 import { discordLimits } from './limits.js';
@@ -50,9 +51,10 @@ function oldestFirst(messages: Iterable<Message>): Message[] {
 const channelPlace = z.object({ guild_id: z.string().optional(), parent_id: z.string().nullish() });
 
 /**
- * ChatSurface over channel messages, for mentions. A target's `threadId` is
- * the message being answered: posts reply to it, and outside thread channels
- * the conversation is its reply chain. Works over REST alone: the client may
+ * ChatSurface over channel messages, for mentions and DMs. A target's
+ * `threadId` is the message being answered: posts reply to it; in a thread
+ * channel the conversation is the thread, in a DM its recent messages, and
+ * elsewhere the reply chain. Works over REST alone: the client may
  * be a gateway client or one that never logged in (a worker's).
  */
 export class ChannelSurface implements ChatSurface {
@@ -113,6 +115,7 @@ export class ChannelSurface implements ChatSurface {
       return [...(starter === null ? [] : [starter]), ...messages].map((message) => toThreadMessage(message, selfId));
     }
     if (target.threadId === undefined) return [];
+    if (isDirectMessage(channel)) return readDirectMessages(channel, target.threadId, selfId, options.signal);
     return (await this.#replyChain(channel, target.threadId, options.signal)).map((message) =>
       toThreadMessage(message, selfId),
     );

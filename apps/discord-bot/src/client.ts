@@ -5,6 +5,7 @@ import {
   Events,
   GatewayCloseCodes,
   GatewayIntentBits,
+  Partials,
   type CloseEvent,
   type RateLimitData,
 } from 'discord.js';
@@ -47,9 +48,12 @@ export interface ClientOptions {
 
 export function createClient(options: ClientOptions): Client {
   const { apiUrl, agent, withMessageContent, shards, makeRequest } = options;
-  const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages];
+  const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages];
   return new Client({
     intents: withMessageContent ? [...intents, GatewayIntentBits.MessageContent] : intents,
+    // Discord sends no CHANNEL_CREATE for a DM: its first message arrives in a channel discord.js
+    // never saw, which it builds from the message only with this partial (else drops the message).
+    partials: [Partials.Channel],
     // Without a plan, as many shards as GET /gateway/bot recommends, as the contract says for an
     // unset DISCORD_SHARD_COUNT (discord.js alone would start exactly one).
     ...(shards === undefined ? { shards: 'auto' as const } : { shards: [...shards.ids], shardCount: shards.count }),

@@ -1,6 +1,7 @@
 import type { ThreadMessage } from '@genbot/core/surface';
 import type { ChatJob } from '@genbot/core/jobs';
 import type { Message } from 'discord.js';
+import { isDirectMessage } from './direct-messages.js';
 import { messageJobId } from './job-ids.js';
 import { toThreadMessage } from './thread-message.js';
 
@@ -28,18 +29,21 @@ function knownChain(
 }
 
 /**
- * A mention as a job: the mention and the message it replies to, as core
- * reads them (text with names, attachments as refs that a worker downloads
- * over REST). Replies keep the answer next to the mention; outside threads
- * the reply chain is the conversation, and when it ends at the replied-to
- * message (or at the mention) the job carries it whole, so the worker reads
- * nothing back from Discord.
+ * A mention (or a message in a DM) as a job: the message and the one it
+ * replies to, as core reads them (text with names, attachments as refs that
+ * a worker downloads over REST). Replies keep the answer next to the
+ * message. In a thread the thread is the conversation and in a DM its recent
+ * messages, which the worker reads; elsewhere the reply chain is, and when it
+ * ends at the replied-to message (or at the mention) the job carries it
+ * whole, so the worker reads nothing back from Discord. A DM belongs to no
+ * server: its usage counts for the person alone (no workspace).
  */
 export function mentionJob(message: Message, selfId: string, referenced: ReferencedMessage | undefined): ChatJob {
   const userId = message.author.id;
   const target = { channelId: message.channelId, threadId: message.id };
   const trigger = toThreadMessage(message, selfId);
-  const history = message.channel.isThread() ? undefined : knownChain(message, trigger, referenced);
+  const readByWorker = message.channel.isThread() || isDirectMessage(message.channel);
+  const history = readByWorker ? undefined : knownChain(message, trigger, referenced);
   return {
     id: messageJobId(message.id),
     platform: 'discord',

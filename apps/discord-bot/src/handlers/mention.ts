@@ -1,16 +1,20 @@
 import type { Logger } from '@genbot/core/log';
 import type { Message } from 'discord.js';
+import { isDirectMessage } from '../direct-messages.js';
 import { toChatError } from '../discord-errors.js';
 import { mentionJob, type ReferencedMessage } from '../mention-job.js';
 import { toThreadMessage } from '../thread-message.js';
 import { TURNED_AWAY } from '../turned-away.js';
 import type { IngressContext } from './context.js';
 
-/** People's messages that address the bot: a mention, or a reply to the bot with the ping left on. */
+/**
+ * People's messages that address the bot: any in a DM with it, elsewhere a
+ * mention, or a reply to the bot with the ping left on.
+ */
 function addressesBot(message: Message, selfId: string): boolean {
   // Bots (this one included) and webhooks never trigger a reply: two bots would answer each other forever.
   if (message.author.bot || message.webhookId !== null || message.system) return false;
-  return message.mentions.users.has(selfId);
+  return isDirectMessage(message.channel) || message.mentions.users.has(selfId);
 }
 
 /** The message a reply refers to; a deleted or unreadable one just means no reference. */
@@ -35,7 +39,9 @@ async function submitMention(message: Message, selfId: string, context: IngressC
   const job = mentionJob(message, selfId, await referencedMessage(message, selfId, logger));
   const result = await context.intake.submit(job);
   if (result.accepted) {
-    if (!result.duplicate) logger.info({ jobId: job.id }, 'mention');
+    // What kind of message, never its words: a DM's stay out of the logs.
+    const kind = isDirectMessage(message.channel) ? 'direct message' : 'mention';
+    if (!result.duplicate) logger.info({ jobId: job.id }, kind);
     return;
   }
   if (context.notices.shouldSay(message.author.id, message.channelId, result.answer)) {
@@ -48,10 +54,10 @@ async function submitMention(message: Message, selfId: string, context: IngressC
 }
 
 /**
- * A mention in a channel or thread: parsed into a job and submitted; a
- * refusal is one short reply (its repeats a reaction). The answer, always
- * a conversation (the model may draw or edit through its tools), comes from
- * the job's worker, as a reply to the mention.
+ * A mention in a channel or thread, or a message in a DM with the bot:
+ * parsed into a job and submitted; a refusal is one short reply (its repeats
+ * a reaction). The answer, always a conversation (the model may draw or edit
+ * through its tools), comes from the job's worker, as a reply to the message.
  */
 export function handleMessage(message: Message, context: IngressContext): void {
   const selfId = message.client.user.id;

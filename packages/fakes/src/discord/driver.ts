@@ -4,6 +4,7 @@ import type { FakeContext } from './context.js';
 import type { UserRef } from './guild-state.js';
 import { buttonIds, ComponentType } from './components.js';
 import {
+  ChannelType,
   CommandType,
   InteractionType,
   MessageFlags,
@@ -34,7 +35,7 @@ export interface UserAttachment {
 
 export interface UserSays {
   readonly user: UserRef;
-  /** A channel or thread ID. */
+  /** A channel or thread ID, or the ID of this person's DM with the bot (`dmChannelId`). */
   readonly channelId: string;
   readonly content: string;
   /** Makes the message a reply (type 19) to this message in the same channel. */
@@ -108,12 +109,16 @@ export class Driver {
     if (input.replyTo !== undefined && !state.message(channel.id, input.replyTo)) {
       throw new Error(`no message ${input.replyTo} in channel ${channel.id}`);
     }
+    const author = state.user(input.user);
+    if (channel.type === ChannelType.DM && author.id !== channel.recipientId) {
+      throw new Error(`${author.username} is not in the DM ${channel.id}: a DM is the bot and one person`);
+    }
     const repliedTo = input.replyTo === undefined ? undefined : state.message(channel.id, input.replyTo);
     const mentions = mentionedUsers(state, input.content);
     if (repliedTo && !mentions.includes(repliedTo.author.id)) mentions.push(repliedTo.author.id);
     const message = state.addMessage({
       channelId: channel.id,
-      author: state.user(input.user),
+      author,
       content: input.content,
       attachments: (input.attachments ?? []).map((attachment) => ({
         ...createAttachment(
@@ -164,8 +169,8 @@ export class Driver {
    */
   userRunsCommand(input: UserRunsCommand): InteractionRecord {
     const channel = this.#channel(input.channelId);
-    const command = this.#command(input.name, CommandType.ChatInput);
-    if (!command) throw new Error(`/${input.name} is not registered (neither as a guild nor a global command)`);
+    const command = this.#command(input.name, CommandType.ChatInput, channel);
+    if (!command) throw new Error(`/${input.name} is not registered for this channel`);
     const options = input.options ?? {};
     const optionTypes = checkOptions(command, options);
     return this.#interact(
@@ -181,8 +186,8 @@ export class Driver {
   userRunsMessageCommand(input: UserRunsMessageCommand): InteractionRecord {
     const channel = this.#channel(input.channelId);
     const target = this.#message(channel.id, input.messageId);
-    const command = this.#command(input.name, CommandType.Message);
-    if (!command) throw new Error(`message command "${input.name}" is not registered`);
+    const command = this.#command(input.name, CommandType.Message, channel);
+    if (!command) throw new Error(`message command "${input.name}" is not registered for this channel`);
     return this.#interact(
       InteractionType.ApplicationCommand,
       { kind: 'message-command', commandId: command.id, commandName: command.name, targetMessageId: target.id },
@@ -337,12 +342,18 @@ export class Driver {
     return interaction;
   }
 
-  /** A registered command of that type (guild commands first, then global). */
-  #command(name: string, type: number): CommandRecord | undefined {
+  /**
+   * A registered command of that type the channel offers: in the guild, guild commands first,
+   * then global ones; in the bot's DM, global ones whose `contexts` include it (1; all of them
+   * when unset) and that `dm_permission: false` does not keep out.
+   */
+  #command(name: string, type: number, channel: ChannelRecord): CommandRecord | undefined {
     const { state } = this.#ctx;
-    return [...state.guildCommands, ...state.globalCommands].find(
-      (candidate) => candidate.name === name && candidate.type === type,
-    );
+    const offered =
+      channel.type === ChannelType.DM
+        ? state.globalCommands.filter((command) => availableInBotDm(command))
+        : [...state.guildCommands, ...state.globalCommands];
+    return offered.find((candidate) => candidate.name === name && candidate.type === type);
   }
 
   #channel(channelId: string): ChannelRecord {
@@ -356,6 +367,14 @@ export class Driver {
     if (!message) throw new Error(`no message ${messageId} in channel ${channelId}`);
     return message;
   }
+}
+
+/** Interaction context 1: the DM with the app's bot user. */
+const BOT_DM_CONTEXT = 1;
+
+function availableInBotDm(command: CommandRecord): boolean {
+  if (command.dm_permission === false) return false;
+  return !Array.isArray(command.contexts) || command.contexts.includes(BOT_DM_CONTEXT);
 }
 
 /** Validates the options like the Discord client would; returns each option's wire type. */

@@ -189,6 +189,31 @@ export class GuildState {
     return thread;
   }
 
+  /** The DM channels people have with the bot. */
+  get dmChannels(): readonly ChannelRecord[] {
+    return [...this.#channels.values()].filter((channel) => channel.type === ChannelType.DM);
+  }
+
+  /** The DM between the bot and `user`: one per person, opened on first use. */
+  dmChannel(user: UserRecord): ChannelRecord {
+    const open = this.dmChannels.find((channel) => channel.recipientId === user.id);
+    if (open) return open;
+    const channel: ChannelRecord = {
+      id: this.#ids(),
+      type: ChannelType.DM,
+      name: '',
+      position: 0,
+      parentId: null,
+      ownerId: null,
+      createdAt: this.#timestamp(),
+      autoArchiveDuration: 0,
+      recipientId: user.id,
+    };
+    this.#channels.set(channel.id, channel);
+    this.#messages.set(channel.id, []);
+    return channel;
+  }
+
   /** Messages of a channel or thread, oldest first. */
   messages(channelId: string): readonly MessageRecord[] {
     return this.#messages.get(channelId) ?? [];

@@ -14,7 +14,7 @@ import {
   type UserSubmitsModal,
 } from './driver.js';
 import { Gateway, GATEWAY_PATH } from './gateway.js';
-import { GuildState } from './guild-state.js';
+import { GuildState, type UserRef } from './guild-state.js';
 import type { AttachmentRecord, ChannelRecord, InteractionRecord, MessageRecord, UserRecord } from './model.js';
 import { type GlobalRateLimit, RateLimits, type RateLimitRule, type RateLimitSwitch } from './rate-limits.js';
 import { listen } from './server.js';
@@ -106,6 +106,16 @@ export interface DiscordFake {
   readonly state: GuildState;
   /** The ID of a guild channel by name (`general` or `#general`). */
   channelId(name: string): string;
+  /**
+   * The ID of the DM between the bot and this person (a channel of type 1, opened on first use):
+   * `userSays` there is a direct message, delivered to sessions with the DirectMessages intent.
+   */
+  dmChannelId(user: UserRef): string;
+  /**
+   * Moves the fake's clock forward: messages, interactions and IDs made from now on carry the later
+   * time, as if that much time had passed (deadlines and token lifetimes keep real time).
+   */
+  advanceClock(ms: number): void;
   userSays(input: UserSays): MessageRecord;
   userEdits(input: { channelId: string; messageId: string; content: string }): MessageRecord;
   userDeletes(input: { channelId: string; messageId: string }): void;
@@ -179,10 +189,13 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
   const botToken = options.botToken ?? 'fake-discord-bot-token';
   const allowMessageContentIntent = options.allowMessageContentIntent ?? true;
   const attachmentSizeLimit = options.attachmentSizeLimit ?? 10 * 1024 * 1024;
-  const ids = createSnowflakeGenerator();
+  let clockOffsetMs = 0;
+  const clock = (): number => Date.now() + clockOffsetMs;
+  const ids = createSnowflakeGenerator(clock);
   const server = await listen(options.port ?? 0);
   const state = new GuildState({
     ids,
+    now: () => new Date(clock()),
     guildName: options.guild?.name ?? 'genbot-test',
     ...(options.guild?.id !== undefined && { guildId: options.guild.id }),
     channelNames: options.guild?.channels ?? ['general'],
@@ -249,6 +262,10 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
       const channel = state.channel(name);
       if (!channel) throw new Error(`no channel named ${name}`);
       return channel.id;
+    },
+    dmChannelId: (user) => state.dmChannel(state.user(user)).id,
+    advanceClock: (ms) => {
+      clockOffsetMs += ms;
     },
     userSays: (input) => driver.userSays(input),
     userEdits: (input) => driver.userEdits(input),

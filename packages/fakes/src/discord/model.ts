@@ -8,7 +8,7 @@ export interface UserRecord {
   readonly joinedAt: string;
 }
 
-export const ChannelType = { GuildText: 0, PublicThread: 11, PrivateThread: 12 } as const;
+export const ChannelType = { GuildText: 0, DM: 1, PublicThread: 11, PrivateThread: 12 } as const;
 export type ChannelTypeValue = (typeof ChannelType)[keyof typeof ChannelType];
 
 export interface ChannelRecord {
@@ -22,6 +22,8 @@ export interface ChannelRecord {
   readonly ownerId: string | null;
   readonly createdAt: string;
   readonly autoArchiveDuration: number;
+  /** A DM's person (the bot is the other side); absent for guild channels and threads. */
+  readonly recipientId?: string;
 }
 
 export interface AttachmentRecord {

@@ -20,6 +20,7 @@ export const EVERYONE_PERMISSIONS = Object.values(Permission)
 export const Intent = {
   Guilds: 1 << 0,
   GuildMessages: 1 << 9,
+  DirectMessages: 1 << 12,
   MessageContent: 1 << 15,
 } as const;
 

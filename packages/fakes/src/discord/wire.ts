@@ -51,7 +51,20 @@ export function wireMember(user: UserRecord): Json {
   return { ...wirePartialMember(user), user: wireUser(user) };
 }
 
+/** A DM channel as REST and interactions show it: no guild, no name, its person as the recipient. */
+function wireDmChannel(channel: ChannelRecord, state: GuildState): Json {
+  const recipient = channel.recipientId === undefined ? undefined : state.findUser(channel.recipientId);
+  return {
+    id: channel.id,
+    type: channel.type,
+    last_message_id: state.messages(channel.id).at(-1)?.id ?? null,
+    flags: 0,
+    recipients: recipient === undefined ? [] : [wireUser(recipient)],
+  };
+}
+
 export function wireChannel(channel: ChannelRecord, state: GuildState): Json {
+  if (channel.type === ChannelType.DM) return wireDmChannel(channel, state);
   const messages = state.messages(channel.id);
   const base: Json = {
     id: channel.id,
@@ -146,11 +159,13 @@ export function wireMessage(message: MessageRecord, state: GuildState, depth = 0
             type: 0,
             message_id: message.reference.messageId,
             channel_id: message.reference.channelId,
-            guild_id: state.guild.id,
+            ...(inGuild(message.channelId, state) ? { guild_id: state.guild.id } : {}),
           },
           referenced_message: referenced && depth === 0 ? wireMessage(referenced, state, depth + 1) : null,
         }),
-    ...(message.interaction === null ? {} : wireMessageInteraction(message.interaction, message.author, state)),
+    ...(message.interaction === null
+      ? {}
+      : wireMessageInteraction(message.interaction, message.author, state, inGuild(message.channelId, state))),
     // Messages in threads carry their position in the thread.
     ...(state.channel(message.channelId)?.parentId
       ? { position: state.messages(message.channelId).indexOf(message) }
@@ -162,34 +177,57 @@ export function wireMessage(message: MessageRecord, state: GuildState, depth = 0
  * `interaction_metadata` of a message made through an interaction, and the deprecated
  * `interaction` that application-command responses still carry.
  */
-function wireMessageInteraction(meta: InteractionMetadataRecord, author: UserRecord, state: GuildState): Json {
+function wireMessageInteraction(
+  meta: InteractionMetadataRecord,
+  author: UserRecord,
+  state: GuildState,
+  guild: boolean,
+): Json {
   const user = wireUser(state.findUser(meta.userId) ?? author);
   const legacy =
     meta.commandName === undefined
       ? {}
       : { interaction: { id: meta.interactionId, type: meta.type, name: meta.commandName, user } };
-  return { interaction_metadata: wireInteractionMetadata(meta, author, state), ...legacy };
+  return { interaction_metadata: wireInteractionMetadata(meta, author, state, guild), ...legacy };
 }
 
-function wireInteractionMetadata(meta: InteractionMetadataRecord, author: UserRecord, state: GuildState): Json {
+function wireInteractionMetadata(
+  meta: InteractionMetadataRecord,
+  author: UserRecord,
+  state: GuildState,
+  guild: boolean,
+): Json {
   return {
     id: meta.interactionId,
     type: meta.type,
     user: wireUser(state.findUser(meta.userId) ?? author),
-    authorizing_integration_owners: { '0': state.guild.id },
+    // The guild install authorises it; in the bot's DM that install is named "0".
+    authorizing_integration_owners: { '0': guild ? state.guild.id : '0' },
     ...(meta.commandName === undefined ? {} : { name: meta.commandName, command_type: meta.commandType }),
     ...(meta.targetMessageId === undefined ? {} : { target_message_id: meta.targetMessageId }),
     ...(meta.interactedMessageId === undefined ? {} : { interacted_message_id: meta.interactedMessageId }),
     ...(meta.trigger === undefined
       ? {}
-      : { triggering_interaction_metadata: wireInteractionMetadata(meta.trigger, author, state) }),
+      : { triggering_interaction_metadata: wireInteractionMetadata(meta.trigger, author, state, guild) }),
     ...(meta.originalResponseMessageId == null ? {} : { original_response_message_id: meta.originalResponseMessageId }),
   };
 }
 
-/** The extra fields a gateway MESSAGE_CREATE/UPDATE carries in a guild. */
-export function wireGuildMessage(message: MessageRecord, state: GuildState): Json {
-  return { ...wireMessage(message, state), guild_id: state.guild.id, member: wirePartialMember(message.author) };
+/** Whether a channel is the guild's (a channel or thread), not a DM. */
+export function inGuild(channelId: string, state: GuildState): boolean {
+  return state.channel(channelId)?.type !== ChannelType.DM;
+}
+
+/**
+ * A gateway MESSAGE_CREATE/UPDATE: the message with the type of its channel
+ * (what lets a client build a DM channel it never saw) and, in the guild, the
+ * guild and the author's membership.
+ */
+export function wireGatewayMessage(message: MessageRecord, state: GuildState): Json {
+  const channelType = state.channel(message.channelId)?.type ?? ChannelType.GuildText;
+  const wired = { ...wireMessage(message, state), channel_type: channelType };
+  if (channelType === ChannelType.DM) return wired;
+  return { ...wired, guild_id: state.guild.id, member: wirePartialMember(message.author) };
 }
 
 function wireEveryoneRole(guild: GuildRecord): Json {
@@ -376,24 +414,32 @@ export function wireInteraction(
       break;
     }
   }
+  // In the bot's DM there is no guild or member: the person comes as `user`, and the guild
+  // install that authorises the command is named "0".
+  const place =
+    channel?.type === ChannelType.DM
+      ? { user: wireUser(interaction.user), authorizing_integration_owners: { '0': '0' }, context: 1 }
+      : {
+          guild_id: state.guild.id,
+          guild: { id: state.guild.id, locale: 'en-US', features: [] },
+          member: { ...wireMember(interaction.user), permissions: EVERYONE_PERMISSIONS },
+          guild_locale: 'en-US',
+          authorizing_integration_owners: { '0': state.guild.id },
+          context: 0,
+        };
   return {
     id: interaction.id,
     application_id: applicationId,
     type: interaction.type,
     ...fields,
-    guild_id: state.guild.id,
-    guild: { id: state.guild.id, locale: 'en-US', features: [] },
+    ...place,
     channel_id: interaction.channelId,
     channel: channel ? wireChannel(channel, state) : undefined,
-    member: { ...wireMember(interaction.user), permissions: EVERYONE_PERMISSIONS },
     token: interaction.token,
     version: 1,
     app_permissions: EVERYONE_PERMISSIONS,
     locale: 'en-US',
-    guild_locale: 'en-US',
     entitlements: [],
-    authorizing_integration_owners: { '0': state.guild.id },
-    context: 0,
     attachment_size_limit: attachmentSizeLimit,
   };
 }
