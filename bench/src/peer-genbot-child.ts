@@ -25,7 +25,14 @@ const bots = await startBots({
   database: await inMemoryDatabase(),
   models: { client, chatModel: input.chatModel, imageModel: input.chatModel },
   logger,
-  runtime: new BotRuntime({ scheduler: new JobScheduler({ stream: { queueLimit: input.queueLimit } }) }),
+  runtime: new BotRuntime({
+    scheduler: new JobScheduler({
+      stream: {
+        queueLimit: input.queueLimit,
+        ...(input.streamConcurrency !== undefined && { concurrency: input.streamConcurrency }),
+      },
+    }),
+  }),
 });
 await bots.working;
 const bot = bots.slack;
