@@ -81,10 +81,11 @@ const firstTextAfterDelta = (r: DmBurstResult) =>
 const notExact = (r: DmBurstResult) => r.outcomes.filter((o) => !o.exact).length;
 
 /**
- * genbot as it ships runs 16 chat jobs at once and queues the rest, so in a
- * burst of 50 the later DMs wait for a slot; the peer starts every one at
- * once. The second variant lifts the cap to the burst's size, which shows the
- * per-DM cost apart from that queue.
+ * genbot as it ships runs 16 chat jobs at once over 16 connections to the
+ * service and queues the rest, so in a burst of 50 the later DMs wait for a
+ * slot (three waves behind the first); the peer starts every one at once. The
+ * second variant lifts both caps to the burst's size, which shows the per-DM
+ * cost apart from that queue.
  */
 const VARIANTS: ReadonlyArray<{ label: string; streamConcurrency?: number }> = [
   { label: 'genbot (native streaming)' },

@@ -12,7 +12,12 @@ const logger = createLogger({
   level: 'silent',
   destination: new Writable({ write: (_chunk, _encoding, done) => done() }),
 });
-const client = new GenAiClient({ baseUrl: input.serviceUrl, apiKey: input.apiKey });
+// A chat job holds a connection to the service while it streams: raising the job cap raises this one with it.
+const client = new GenAiClient({
+  baseUrl: input.serviceUrl,
+  apiKey: input.apiKey,
+  ...(input.streamConcurrency !== undefined && { connections: input.streamConcurrency }),
+});
 const bots = await startBots({
   slack: {
     slack: {
