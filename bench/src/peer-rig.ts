@@ -37,6 +37,12 @@ const ENTRIES: Record<PeerBot, URL> = {
  */
 const EDIT_METHODS = ['chat.update', 'chat.appendStream'];
 
+/**
+ * Extra node flags for the bot processes only, to look inside them, e.g.
+ * `BENCH_PEER_BOT_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'`.
+ */
+const BOT_FLAGS = (process.env.BENCH_PEER_BOT_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
+
 export interface PeerRig extends ChatRig {
   /** Ends the bot process; what it cost from ready until now. */
   stopBot(): Promise<PeerBotStats>;
@@ -86,7 +92,7 @@ export async function startPeerRig(options: PeerRigOptions): Promise<PeerRig> {
     agentView: dms,
     ...(options.streamConcurrency !== undefined && { streamConcurrency: options.streamConcurrency }),
   };
-  const child = forkBenchChild(ENTRIES[options.bot], [JSON.stringify(input)], ['--expose-gc']);
+  const child = forkBenchChild(ENTRIES[options.bot], [JSON.stringify(input)], ['--expose-gc', ...BOT_FLAGS]);
   const exited = once(child.process, 'exit');
   let stats: Promise<PeerBotStats> | undefined;
   const stopBot = (): Promise<PeerBotStats> => {
