@@ -6,6 +6,7 @@ import { conversation } from './conversation.js';
 import { hostile } from './hostile.js';
 import { sdkComparison } from './sdk-comparison.js';
 import { peerBurst } from './peer-burst.js';
+import { peerDmBurst } from './peer-dm-burst.js';
 import { peerLatency } from './peer-latency.js';
 import { queueThroughput } from './queue-throughput.js';
 import { scaleOut } from './scale-out.js';
@@ -21,6 +22,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   chatBurst,
   peerLatency,
   peerBurst,
+  peerDmBurst,
   chatImagine,
   uploadFloor,
   conversation,

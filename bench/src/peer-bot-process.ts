@@ -17,8 +17,12 @@ export interface PeerBotInput {
   chatModel: string;
   /** Mentions genbot admits at once before answering "busy" (the Chat SDK has no such line). */
   queueLimit: number;
+  /** Chat jobs genbot runs at once and its connections to the service, when not its default of 16 each (the Chat SDK has no such cap). */
+  streamConcurrency?: number;
   /** genbot's SLACK_STREAMING. */
   streaming: 'edit' | 'native';
+  /** The Chat SDK's Slack adapter in agent view mode (the users write in DMs). */
+  agentView: boolean;
 }
 
 export interface PeerBotStats {

@@ -48,6 +48,7 @@ const chat = new Chat({
       botToken: input.botToken,
       signingSecret: input.signingSecret,
       apiUrl: input.apiUrl,
+      agentView: input.agentView,
       webClientOptions: { logLevel: ERRORS_ONLY },
       logger: silent,
     }),
@@ -61,6 +62,11 @@ const LEADING_MENTIONS = /^(?:@\S+\s*)+/;
 
 chat.onNewMention(async (thread, message) => {
   await thread.post(replyText(message.text.replace(LEADING_MENTIONS, ''), thread.signal));
+});
+
+// In agent view mode each top-level DM message is a thread of its own, answered there.
+chat.onDirectMessage(async (thread, message) => {
+  await thread.post(replyText(message.text, thread.signal));
 });
 
 const pending = new Set<Promise<unknown>>();

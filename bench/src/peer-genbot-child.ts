@@ -12,7 +12,12 @@ const logger = createLogger({
   level: 'silent',
   destination: new Writable({ write: (_chunk, _encoding, done) => done() }),
 });
-const client = new GenAiClient({ baseUrl: input.serviceUrl, apiKey: input.apiKey });
+// A chat job holds a connection to the service while it streams: raising the job cap raises this one with it.
+const client = new GenAiClient({
+  baseUrl: input.serviceUrl,
+  apiKey: input.apiKey,
+  ...(input.streamConcurrency !== undefined && { connections: input.streamConcurrency }),
+});
 const bots = await startBots({
   slack: {
     slack: {
@@ -25,7 +30,14 @@ const bots = await startBots({
   database: await inMemoryDatabase(),
   models: { client, chatModel: input.chatModel, imageModel: input.chatModel },
   logger,
-  runtime: new BotRuntime({ scheduler: new JobScheduler({ stream: { queueLimit: input.queueLimit } }) }),
+  runtime: new BotRuntime({
+    scheduler: new JobScheduler({
+      stream: {
+        queueLimit: input.queueLimit,
+        ...(input.streamConcurrency !== undefined && { concurrency: input.streamConcurrency }),
+      },
+    }),
+  }),
 });
 await bots.working;
 const bot = bots.slack;

@@ -37,10 +37,26 @@ const ENTRIES: Record<PeerBot, URL> = {
  */
 const EDIT_METHODS = ['chat.update', 'chat.appendStream'];
 
+/**
+ * Extra node flags for the bot processes only, to look inside them, e.g.
+ * `BENCH_PEER_BOT_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'`.
+ */
+const BOT_FLAGS = (process.env.BENCH_PEER_BOT_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
+
 export interface PeerRig extends ChatRig {
   /** Ends the bot process; what it cost from ready until now. */
   stopBot(): Promise<PeerBotStats>;
+  /** When the fake posted message `index` and sent its event (epoch ms, the fake's clock). */
+  sentAt(index: number): number | undefined;
 }
+
+/**
+ * Where the users write: mentions in channels, or direct messages, each user
+ * in their own DM with the bot (`message.im`), answered in the message's
+ * thread; the Chat SDK then runs in its agent view mode (`agentView`), as a
+ * new Slack app's manifest declares.
+ */
+export type PeerSetting = 'channels' | 'dms';
 
 export interface PeerRigOptions {
   bot: PeerBot;
@@ -49,13 +65,18 @@ export interface PeerRigOptions {
   apiKey: string;
   /** Mentions genbot admits at once. */
   queueLimit: number;
+  /** Default `channels`. */
+  setting?: PeerSetting;
+  /** genbot's chat jobs at once, when not its default. */
+  streamConcurrency?: number;
 }
 
 export async function startPeerRig(options: PeerRigOptions): Promise<PeerRig> {
   const channels = Array.from({ length: options.channels }, (_, i) => ({ id: `C${100 + i}`, name: `bench-${i}` }));
+  const dms = options.setting === 'dms';
   const slack = await startSlackFake({
     channels: [...channels, ASIDE_CHANNEL],
-    events: ['app_mention'],
+    events: dms ? ['app_mention', 'message.im'] : ['app_mention'],
     echoBotMessages: false,
   });
   const proxy = await startChatProxy(options.emulatorUrl);
@@ -68,8 +89,10 @@ export async function startPeerRig(options: PeerRigOptions): Promise<PeerRig> {
     chatModel: CHAT_MODEL,
     queueLimit: options.queueLimit,
     streaming: options.bot === 'genbot-native' ? 'native' : 'edit',
+    agentView: dms,
+    ...(options.streamConcurrency !== undefined && { streamConcurrency: options.streamConcurrency }),
   };
-  const child = forkBenchChild(ENTRIES[options.bot], [JSON.stringify(input)], ['--expose-gc']);
+  const child = forkBenchChild(ENTRIES[options.bot], [JSON.stringify(input)], ['--expose-gc', ...BOT_FLAGS]);
   const exited = once(child.process, 'exit');
   let stats: Promise<PeerBotStats> | undefined;
   const stopBot = (): Promise<PeerBotStats> => {
@@ -96,17 +119,25 @@ export async function startPeerRig(options: PeerRigOptions): Promise<PeerRig> {
   }
   const { botUserId } = slack.identity;
   const posted = new Map<number, { channel: string; ts: string }>();
-  const mentionIn = async (channel: string, index: number, prompt: string): Promise<void> => {
+  const mentionIn = async (channel: string | undefined, index: number, prompt: string): Promise<void> => {
     const user = `U${1000 + index}`;
     slack.workspace.addUser({ id: user, name: `user${index}` });
-    const message = await slack.userSays({ user, channel, text: `<@${botUserId}> ${prompt}` });
-    posted.set(index, { channel, ts: message.ts });
+    // In a DM every message is for the bot: no mention.
+    const where = channel ?? slack.openDm(user);
+    const text = channel === undefined ? prompt : `<@${botUserId}> ${prompt}`;
+    const message = await slack.userSays({ user, channel: where, text });
+    posted.set(index, { channel: where, ts: message.ts });
   };
   return {
     proxy,
     editWindowMs: 1_000,
-    mention: (index, prompt) => mentionIn(channels[index % channels.length]?.id ?? 'C100', index, prompt),
-    mentionAside: (index, prompt) => mentionIn(ASIDE_CHANNEL.id, index, prompt),
+    mention: (index, prompt) =>
+      mentionIn(dms ? undefined : (channels[index % channels.length]?.id ?? 'C100'), index, prompt),
+    mentionAside: (index, prompt) => mentionIn(dms ? undefined : ASIDE_CHANNEL.id, index, prompt),
+    sentAt(index) {
+      const at = posted.get(index);
+      return at === undefined ? undefined : Number(at.ts) * 1000;
+    },
     replies(index) {
       const at = posted.get(index);
       if (at === undefined) return [];
