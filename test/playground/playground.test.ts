@@ -747,7 +747,9 @@ describe.skipIf(CHROMIUM === undefined)('the playground page', () => {
     const answer = discord.locator('article.from-bot', { hasText: 'what is a lighthouse for?' });
     await answer.waitFor({ timeout: 45_000 });
     expect(await answer.getByLabel('In reply to alice').count()).toBe(1);
-    await expect.poll(() => answer.locator('.msg-text').textContent(), { timeout: 45_000 }).toMatch(/^You said.*lighthouse for\?/);
+    await expect
+      .poll(() => answer.locator('.msg-text').textContent(), { timeout: 45_000 })
+      .toMatch(/^You said.*lighthouse for\?/);
     // Not in the channel: a DM is its own conversation.
     await placeTab(discord, '# general').click();
     expect(await discord.locator('article.msg', { hasText: 'what is a lighthouse for?' }).count()).toBe(0);
