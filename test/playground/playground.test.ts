@@ -701,7 +701,7 @@ describe.skipIf(CHROMIUM === undefined)('the playground page', () => {
     expect(await preview.textContent()).toContain('1 image: open the thread to see it');
   });
 
-  it('DMs: Slack’s suggested prompt answered in its thread with a status line and a title, the Home tab with usage; Discord’s DM answered', {
+  it('DMs: Slack’s suggested prompt answered in its thread with a status line and a title, /imagine there, the Home tab with usage; Discord’s DM answered', {
     timeout: 120_000,
   }, async () => {
     // Slack's Messages tab: opening it is app_home_opened, and the bot sets its suggested prompts.
@@ -755,6 +755,15 @@ describe.skipIf(CHROMIUM === undefined)('the playground page', () => {
     expect(await discord.locator('article.msg', { hasText: 'what is a lighthouse for?' }).count()).toBe(0);
     await placeTab(discord, 'DM with genbot').click();
     await screenshot(page, 'playground-dm.png');
+
+    // /imagine works in the DM too, its result posted there.
+    await send(slack, '/imagine a paper boat on a pond', { ratio: '1:1' });
+    await resultIn(slack, /🎨 “a paper boat on a pond”/);
+    // The playground registers its commands in its server, so a DM offers none, as Discord would.
+    await send(discord, '/imagine a paper kite in the wind');
+    await discord
+      .locator('article.notice', { hasText: '/imagine is not a command in this DM.' })
+      .waitFor({ timeout: 5000 });
 
     // Slack's Home tab: what genbot does and the person's usage today, the DM's drawings counted.
     await placeTab(slack, 'Home').click();

@@ -267,10 +267,14 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     if (refusal) return refusal;
     const input = discordCommandInput.parse(await c.req.json());
     const channelId = discordTarget(input.channelId, input.dm, input.user);
-    const registered = [...discord.state.guildCommands, ...discord.state.globalCommands]
-      .filter((command) => command.type === 1)
-      .map((command) => command.name);
-    if (!registered.includes(input.name)) throw discordUnknownCommand(input.name, registered);
+    // In a DM with the bot Discord offers only global commands that allow that context.
+    const offered =
+      input.dm === true
+        ? discord.state.globalCommands.filter((command) => availableInBotDm.safeParse(command).success)
+        : [...discord.state.guildCommands, ...discord.state.globalCommands];
+    const registered = offered.filter((command) => command.type === 1).map((command) => command.name);
+    if (!registered.includes(input.name))
+      throw discordUnknownCommand(input.name, registered, input.dm === true ? 'dm' : 'server');
     const interaction = asDiscordUser(() =>
       discord.userRunsCommand({ user: personOf(input.user), channelId, name: input.name, options: input.options }),
     );
@@ -278,6 +282,16 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     return c.json({ id: interaction.id });
   });
 }
+
+/** Discord's interaction context for a DM with the bot. */
+const BOT_DM_CONTEXT = 1;
+const availableInBotDm = z.looseObject({
+  dm_permission: z.literal(true).optional(),
+  contexts: z
+    .array(z.number())
+    .refine((contexts) => contexts.includes(BOT_DM_CONTEXT))
+    .optional(),
+});
 
 const inputBlock = z.looseObject({ block_id: z.string(), element: z.looseObject({ action_id: z.string() }) });
 const modalBlocks = z.looseObject({ blocks: z.array(z.unknown()) });

@@ -254,6 +254,9 @@ describe('the playground server', () => {
       'hello bot',
     ]);
     expect(snapshot.discord.messages.some((m) => m.content === 'hello bot')).toBe(false);
+    // Only global commands open to DMs are offered there, as on Discord.
+    const command = await post('/api/discord/commands', { name: 'imagine', options: {}, dm: true, user: 'bob' });
+    expect(command).toEqual({ status: 400, json: { error: '/imagine is not a command in this DM.', from: 'Discord' } });
   });
 
   it('posts a Discord reply in the channel and refuses unknown commands with their reason', async () => {

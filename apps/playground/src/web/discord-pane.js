@@ -225,7 +225,7 @@ export function DiscordPane({ data, dms, disabled, idleWords }) {
     <${Composer}
       platform="discord"
       label=${inDm ? `Message @${data.botName}` : thread ? `Message thread ${thread.name}` : `Message #${data.channel.name}`}
-      placeholder=${disabled ? idleWords : inDm ? `Message @${data.botName} (/imagine …, or just ask)` : thread ? `Message 🧵 ${thread.name}` : `Message #${data.channel.name} (/imagine …, @${data.botName} …)`}
+      placeholder=${disabled ? idleWords : inDm ? `Message @${data.botName}` : thread ? `Message 🧵 ${thread.name}` : `Message #${data.channel.name} (/imagine …, @${data.botName} …)`}
       disabled=${disabled}
       aspectChoices=${aspectChoices}
       prefill=${prefill}
