@@ -40,10 +40,16 @@ let workDir: string;
 let slack: Locator;
 let discord: Locator;
 
-/** Back to the channel view, whatever an earlier test left open. */
+/** Back to the channel view, whatever an earlier test left open (a thread, a DM, the Home tab). */
 async function toChannel(pane: Locator): Promise<void> {
-  const back = pane.getByRole('button', { name: '← Back to channel' });
+  const back = pane.getByRole('button', { name: /^← Back to / });
   if (await back.isVisible()) await back.click();
+  await placeTab(pane, '# general').click();
+}
+
+/** One of the places a pane shows: its channel, the DM with the bot, Slack's Home tab. */
+function placeTab(pane: Locator, name: string): Locator {
+  return pane.getByRole('navigation').getByRole('button', { name, exact: true });
 }
 
 async function send(pane: Locator, text: string, options: { ratio?: string; file?: string } = {}): Promise<void> {
@@ -693,6 +699,81 @@ describe.skipIf(CHROMIUM === undefined)('the playground page', () => {
     const preview = question.locator('.reply-preview');
     await expect.poll(() => preview.textContent()).toMatch(/Done:/);
     expect(await preview.textContent()).toContain('1 image: open the thread to see it');
+  });
+
+  it('DMs: Slack’s suggested prompt answered in its thread with a status line and a title, /imagine there, the Home tab with usage; Discord’s DM answered', {
+    timeout: 120_000,
+  }, async () => {
+    // Slack's Messages tab: opening it is app_home_opened, and the bot sets its suggested prompts.
+    await placeTab(slack, 'DM with genbot').click();
+    const prompts = slack.getByRole('group', { name: 'Suggested prompts' });
+    await prompts.waitFor({ timeout: 15_000 });
+    expect(await prompts.textContent()).toContain('Try one of these');
+    const choices = prompts.getByRole('button');
+    expect(await choices.count()).toBeGreaterThanOrEqual(2);
+    expect(await choices.count()).toBeLessThanOrEqual(4);
+    // A prompt is sent as the person's message, and answered in its thread: a drawing.
+    await choices.filter({ hasText: 'Draw a picture' }).click();
+    const asked = slack.locator('article.msg:not(.from-bot)', { hasText: 'Draw a lighthouse on a rocky coast' });
+    await asked.waitFor({ timeout: 15_000 });
+    // The conversation is titled from its first words, as the agent view lists it.
+    const title = asked.getByLabel('Conversation title');
+    await expect.poll(() => title.textContent(), { timeout: 45_000 }).toMatch(/lighthouse/i);
+    const titled = (await title.textContent()) ?? '';
+    const replies = asked.getByRole('button', { name: /^\d+ repl/ });
+    await replies.waitFor({ timeout: 45_000 });
+    await replies.click();
+    await slack.getByRole('heading', { level: 2 }).filter({ hasText: titled }).waitFor();
+    const drawn = await resultIn(slack, /🎨 “[^”]*lighthouse/);
+    await loaded(drawn.locator('img').first());
+    expect(await drawn.getByRole('group', { name: 'Result buttons' }).getByRole('button').allTextContents()).toEqual([
+      'Re-roll',
+      'Vary',
+      'Edit',
+    ]);
+
+    // While the bot works on the next turn (its tool call held back by the emulator), the status says so.
+    await send(slack, '[delay:800] [tool:generate_image {"prompt":"a harbour at night"}]');
+    const status = slack.getByLabel('Assistant status');
+    await status.waitFor({ timeout: 15_000 });
+    expect(await status.textContent()).toMatch(/^genbot (is thinking|🎨 Drawing)/);
+    await resultIn(slack, /🎨 “a harbour at night”/);
+    await status.waitFor({ state: 'detached', timeout: 15_000 });
+    await slack.getByRole('button', { name: '← Back to messages' }).click();
+
+    // Discord: a DM with the bot, every message a turn answered as a reply, no mention.
+    await placeTab(discord, 'DM with genbot').click();
+    await send(discord, 'what is a lighthouse for?');
+    const answer = discord.locator('article.from-bot', { hasText: 'what is a lighthouse for?' });
+    await answer.waitFor({ timeout: 45_000 });
+    expect(await answer.getByLabel('In reply to alice').count()).toBe(1);
+    await expect
+      .poll(() => answer.locator('.msg-text').textContent(), { timeout: 45_000 })
+      .toMatch(/^You said.*lighthouse for\?/);
+    // Not in the channel: a DM is its own conversation.
+    await placeTab(discord, '# general').click();
+    expect(await discord.locator('article.msg', { hasText: 'what is a lighthouse for?' }).count()).toBe(0);
+    await placeTab(discord, 'DM with genbot').click();
+    await screenshot(page, 'playground-dm.png');
+
+    // /imagine works in the DM too, its result posted there.
+    await send(slack, '/imagine a paper boat on a pond', { ratio: '1:1' });
+    await resultIn(slack, /🎨 “a paper boat on a pond”/);
+    // The playground registers its commands in its server, so a DM offers none, as Discord would.
+    await send(discord, '/imagine a paper kite in the wind');
+    await discord
+      .locator('article.notice', { hasText: '/imagine is not a command in this DM.' })
+      .waitFor({ timeout: 5000 });
+
+    // Slack's Home tab: what genbot does and the person's usage today, the DM's drawings counted.
+    await placeTab(slack, 'Home').click();
+    const home = slack.getByRole('document', { name: 'genbot Home tab' });
+    await home.waitFor({ timeout: 15_000 });
+    await home.getByRole('heading', { name: 'What I can do' }).waitFor();
+    const homeText = (await home.textContent()) ?? '';
+    expect(homeText).toContain('Your usage');
+    expect(homeText).toMatch(/Today: [1-9]\d* images?/);
+    expect(await slack.getByRole('textbox').count()).toBe(0);
   });
 
   it('after the server stops, the page says so and how to start again', async () => {

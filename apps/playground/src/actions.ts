@@ -18,10 +18,13 @@ export type AttachmentInput = z.output<typeof attachment>;
 
 const user = z.string().min(1, LIMIT_WORDS.person).max(40, LIMIT_WORDS.person).optional();
 const place = z.string().max(40, LIMIT_WORDS.place).optional();
+/** In the person's DM with the bot rather than the playground channel. */
+const dm = z.boolean().optional();
 
 export const slackMessageInput = z.object({
   text: z.string().max(LIMITS.slackTextChars, LIMIT_WORDS.slackText),
   threadTs: place,
+  dm,
   user,
   file: attachment.optional(),
 });
@@ -29,6 +32,7 @@ export const slackMessageInput = z.object({
 export const slackCommandInput = z.object({
   command: z.string().regex(/^\/[a-z0-9_-]{1,32}$/i, LIMIT_WORDS.command),
   text: z.string().max(LIMITS.slackTextChars, LIMIT_WORDS.slackText),
+  dm,
   user,
 });
 
@@ -36,6 +40,7 @@ export const discordMessageInput = z.object({
   content: z.string().max(LIMITS.discordTextChars, LIMIT_WORDS.discordText),
   /** A thread of the playground channel; the channel itself when absent. */
   channelId: place,
+  dm,
   replyTo: place,
   user,
   file: attachment.optional(),
@@ -45,12 +50,16 @@ export const discordCommandInput = z.object({
   name: z.string().regex(/^[a-z0-9_-]{1,32}$/, LIMIT_WORDS.command),
   options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
   channelId: place,
+  dm,
   user,
 });
 
 const id = z.string().min(1, LIMIT_WORDS.place).max(200, LIMIT_WORDS.place);
 
-export const slackPressInput = z.object({ ts: id, actionId: id, user });
+export const slackPressInput = z.object({ ts: id, actionId: id, dm, user });
+
+/** A person opens the app's Home tab, or its Messages tab (their DM with it). */
+export const slackOpenAppInput = z.object({ tab: z.enum(['home', 'messages']), user });
 
 export const formInput = z.object({
   id,
@@ -59,9 +68,9 @@ export const formInput = z.object({
   user,
 });
 
-export const discordPressInput = z.object({ messageId: id, customId: id, channelId: place, user });
+export const discordPressInput = z.object({ messageId: id, customId: id, channelId: place, dm, user });
 
-export const discordMessageCommandInput = z.object({ messageId: id, name: id, channelId: place, user });
+export const discordMessageCommandInput = z.object({ messageId: id, name: id, channelId: place, dm, user });
 
 /** Bytes of an attachment, refusing empty or oversized ones. */
 export function decodeAttachment(input: AttachmentInput): Buffer {

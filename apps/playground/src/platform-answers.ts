@@ -26,8 +26,15 @@ export function slackCommandTimedOut(command: string): PlatformAnswer {
   return new PlatformAnswer('Slackbot', `${command} failed with the error "operation_timeout"`);
 }
 
-/** Discord's answer to a command that no application in the server has registered. */
-export function discordUnknownCommand(name: string, known: readonly string[]): PlatformAnswer {
+/** Discord's answer to a command that no application offers where it was typed: the server, or a DM with the bot. */
+export function discordUnknownCommand(
+  name: string,
+  known: readonly string[],
+  place: 'server' | 'dm' = 'server',
+): PlatformAnswer {
   const hint = known.length === 0 ? '' : ` Commands here: ${known.map((command) => `/${command}`).join(', ')}.`;
-  return new PlatformAnswer('Discord', `/${name} is not a command in this server.${hint}`);
+  return new PlatformAnswer(
+    'Discord',
+    `/${name} is not a command ${place === 'dm' ? 'in this DM' : 'in this server'}.${hint}`,
+  );
 }

@@ -10,6 +10,7 @@ import {
   formInput,
   slackCommandInput,
   slackMessageInput,
+  slackOpenAppInput,
   slackPressInput,
   withMentions,
 } from './actions.js';
@@ -41,7 +42,10 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     deps.closing() ? c.json({ error: 'The playground is shutting down: no new messages.' }, 503) : undefined;
   const personOf = (name: string | undefined): string => (name !== undefined && PEOPLE.includes(name) ? name : 'alice');
   const slackUserOf = (name: string | undefined): string => (personOf(name) === 'bob' ? 'U2' : 'U1');
-  const discordTarget = (channelId: string | undefined): string => {
+  const slackPlace = (dm: boolean | undefined, user: string | undefined): string =>
+    dm === true ? slack.openDm(slackUserOf(user)) : slackChannel;
+  const discordTarget = (channelId: string | undefined, dm?: boolean, user?: string): string => {
+    if (dm === true) return discord.dmChannelId(personOf(user));
     if (channelId === undefined || channelId === discordChannel) return discordChannel;
     const thread = discord.state.channel(channelId);
     if (thread?.parentId !== discordChannel) throw new BadRequest(LIMIT_WORDS.place);
@@ -89,7 +93,7 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     const posted = await asSlackUser(() =>
       slack.userSays({
         user: slackUserOf(input.user),
-        channel: slackChannel,
+        channel: slackPlace(input.dm, input.user),
         text,
         ...(input.threadTs !== undefined && { threadTs: input.threadTs }),
         ...(files !== undefined && { files }),
@@ -108,7 +112,7 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     const run = await asSlackUser(() =>
       slack.userRunsCommand({
         user: slackUserOf(input.user),
-        channel: slackChannel,
+        channel: slackPlace(input.dm, input.user),
         command,
         text: input.text,
       }),
@@ -123,19 +127,31 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     const refusal = refused(c);
     if (refusal) return refusal;
     const input = slackPressInput.parse(await c.req.json());
-    const message = slack.workspace.message(slackChannel, input.ts);
+    const channel = slackPlace(input.dm, input.user);
+    const message = slack.workspace.message(channel, input.ts);
     if (message === undefined || !slackButtons(message.blocks).some((button) => button.id === input.actionId))
       throw new BadRequest(LIMIT_WORDS.place);
     await asSlackUser(() =>
       slack.userPresses({
         user: slackUserOf(input.user),
-        channel: slackChannel,
+        channel,
         ts: input.ts,
         actionId: input.actionId,
       }),
     );
     deps.changed();
     return c.json({ pressed: true });
+  });
+
+  // Opening the App Home on a tab: `app_home_opened`, to which the bot answers with prompts or a Home tab.
+  app.post('/api/slack/app', async (c) => {
+    const refusal = refused(c);
+    if (refusal) return refusal;
+    const input = slackOpenAppInput.parse(await c.req.json());
+    const user = slackUserOf(input.user);
+    await asSlackUser(() => slack.userOpensApp({ user, tab: input.tab }));
+    deps.changed();
+    return c.json({ channel: slack.openDm(user) });
   });
 
   // A modal's Submit: a signed view_submission; the app's `response_action: errors` comes back by field.
@@ -163,7 +179,7 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     const refusal = refused(c);
     if (refusal) return refusal;
     const input = discordPressInput.parse(await c.req.json());
-    const channelId = discordTarget(input.channelId);
+    const channelId = discordTarget(input.channelId, input.dm, input.user);
     const message = discord.state.message(channelId, input.messageId);
     if (message === undefined || !discordButtons(message.components).some((button) => button.id === input.customId))
       throw new BadRequest(LIMIT_WORDS.place);
@@ -184,7 +200,7 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     const refusal = refused(c);
     if (refusal) return refusal;
     const input = discordMessageCommandInput.parse(await c.req.json());
-    const channelId = discordTarget(input.channelId);
+    const channelId = discordTarget(input.channelId, input.dm, input.user);
     if (discord.state.message(channelId, input.messageId) === undefined) throw new BadRequest(LIMIT_WORDS.place);
     const interaction = asDiscordUser(() =>
       discord.userRunsMessageCommand({
@@ -219,7 +235,7 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     const refusal = refused(c);
     if (refusal) return refusal;
     const input = discordMessageInput.parse(await c.req.json());
-    const channelId = discordTarget(input.channelId);
+    const channelId = discordTarget(input.channelId, input.dm, input.user);
     const content = withMentions(input.content, discord.state.botUser.username, `<@${discord.state.botUser.id}>`);
     if (content.trim() === '' && input.file === undefined) throw new BadRequest(LIMIT_WORDS.empty);
     const attachments =
@@ -250,11 +266,15 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     const refusal = refused(c);
     if (refusal) return refusal;
     const input = discordCommandInput.parse(await c.req.json());
-    const channelId = discordTarget(input.channelId);
-    const registered = [...discord.state.guildCommands, ...discord.state.globalCommands]
-      .filter((command) => command.type === 1)
-      .map((command) => command.name);
-    if (!registered.includes(input.name)) throw discordUnknownCommand(input.name, registered);
+    const channelId = discordTarget(input.channelId, input.dm, input.user);
+    // In a DM with the bot Discord offers only global commands that allow that context.
+    const offered =
+      input.dm === true
+        ? discord.state.globalCommands.filter((command) => availableInBotDm.safeParse(command).success)
+        : [...discord.state.guildCommands, ...discord.state.globalCommands];
+    const registered = offered.filter((command) => command.type === 1).map((command) => command.name);
+    if (!registered.includes(input.name))
+      throw discordUnknownCommand(input.name, registered, input.dm === true ? 'dm' : 'server');
     const interaction = asDiscordUser(() =>
       discord.userRunsCommand({ user: personOf(input.user), channelId, name: input.name, options: input.options }),
     );
@@ -262,6 +282,16 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     return c.json({ id: interaction.id });
   });
 }
+
+/** Discord's interaction context for a DM with the bot. */
+const BOT_DM_CONTEXT = 1;
+const availableInBotDm = z.looseObject({
+  dm_permission: z.literal(true).optional(),
+  contexts: z
+    .array(z.number())
+    .refine((contexts) => contexts.includes(BOT_DM_CONTEXT))
+    .optional(),
+});
 
 const inputBlock = z.looseObject({ block_id: z.string(), element: z.looseObject({ action_id: z.string() }) });
 const modalBlocks = z.looseObject({ blocks: z.array(z.unknown()) });

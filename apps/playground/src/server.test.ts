@@ -184,6 +184,81 @@ describe('the playground server', () => {
     expect(Buffer.from(await bytes.arrayBuffer())).toEqual(PNG);
   });
 
+  it('opens a person’s Slack DM and Home, posts there, and shows what the app set: prompts, status, title, Home tab', async () => {
+    const opened = await post('/api/slack/app', { tab: 'messages', user: 'bob' });
+    expect(opened.status).toBe(200);
+    const channel = String(opened.json.channel);
+    expect(channel).toMatch(/^D/);
+    expect(slack.deliveries.at(-1)?.eventType).toBe('app_home_opened');
+    const asked = await post('/api/slack/messages', { text: 'draw a fox', dm: true, user: 'bob' });
+    expect(asked.json.channel).toBe(channel);
+    const ts = String(asked.json.ts);
+
+    // What the bot would set through the Web API, recorded as the fake's methods record it.
+    const now = Date.now();
+    slack.aiApps.addPrompts({ channel, title: 'Try', prompts: [{ title: 'Draw', message: 'Draw a fox' }], atMs: now });
+    slack.workspace.setStatus({ channel, threadTs: ts, status: 'is thinking…', atMs: now });
+    slack.aiApps.addTitle({ channel, threadTs: ts, title: 'Draw a fox', method: 'agents.sessions.rename', atMs: now });
+    slack.aiApps.publish({
+      id: 'V1',
+      user: 'U2',
+      hash: 'h1',
+      atMs: now,
+      view: {
+        type: 'home',
+        blocks: [
+          { type: 'header', text: { type: 'plain_text', text: 'What I can do' } },
+          { type: 'section', text: { type: 'mrkdwn', text: '*Today:* 1 image' } },
+          { type: 'divider' },
+          { type: 'context', elements: [{ type: 'mrkdwn', text: 'small print' }] },
+          { type: 'actions', elements: [] },
+        ],
+      },
+    });
+    const bob = (await state()).slackDms.find((dm) => dm.person === 'bob');
+    expect(bob).toMatchObject({
+      channelId: channel,
+      prompts: { title: 'Try', prompts: [{ title: 'Draw', message: 'Draw a fox' }] },
+      statuses: [{ threadTs: ts, status: 'is thinking…' }],
+      titles: [{ threadTs: ts, title: 'Draw a fox' }],
+      home: [
+        { type: 'header', text: 'What I can do' },
+        { type: 'section', text: '*Today:* 1 image' },
+        { type: 'divider' },
+        { type: 'context', text: 'small print' },
+      ],
+    });
+    expect(bob?.messages.map((m) => m.text)).toEqual(['draw a fox']);
+    // Not in the channel, and not alice's.
+    expect((await state()).slack.messages.some((m) => m.text === 'draw a fox')).toBe(false);
+    expect((await state()).slackDms.find((dm) => dm.person === 'alice')?.messages ?? []).toEqual([]);
+
+    // The bot's post in the thread takes its status down, as Slack does.
+    slack.workspace.post({
+      channel,
+      threadTs: ts,
+      user: slack.identity.botUserId,
+      botId: slack.identity.botId,
+      text: 'here',
+    });
+    expect((await state()).slackDms.find((dm) => dm.person === 'bob')?.statuses).toEqual([]);
+    expect((await post('/api/slack/app', { tab: 'settings' })).status).toBe(400);
+  });
+
+  it('posts to a person’s Discord DM with the bot, kept out of the channel', async () => {
+    const sent = await post('/api/discord/messages', { content: 'hello bot', dm: true, user: 'bob' });
+    expect(sent.status).toBe(200);
+    expect(sent.json.channelId).toBe(discord.dmChannelId('bob'));
+    const snapshot = await state();
+    expect(snapshot.discordDms.find((dm) => dm.person === 'bob')?.messages.map((m) => m.content)).toEqual([
+      'hello bot',
+    ]);
+    expect(snapshot.discord.messages.some((m) => m.content === 'hello bot')).toBe(false);
+    // Only global commands open to DMs are offered there, as on Discord.
+    const command = await post('/api/discord/commands', { name: 'imagine', options: {}, dm: true, user: 'bob' });
+    expect(command).toEqual({ status: 400, json: { error: '/imagine is not a command in this DM.', from: 'Discord' } });
+  });
+
   it('posts a Discord reply in the channel and refuses unknown commands with their reason', async () => {
     const first = await post('/api/discord/messages', { content: 'hello', user: 'bob' });
     const reply = await post('/api/discord/messages', { content: '@genbot answer bob', replyTo: first.json.id });

@@ -9,6 +9,7 @@ import { listen } from './lifecycle.js';
 import { LiveFeed } from './live-feed.js';
 import { localOnly } from './local-only.js';
 import { serveApi } from './routes.js';
+import { discordDms, slackDms } from './direct-messages.js';
 import { discordSnapshot, slackSnapshot, type PlaygroundSnapshot, type ServiceInfo } from './snapshot.js';
 
 export interface PlaygroundOptions {
@@ -64,6 +65,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       service,
       slack: slackSnapshot(slack, slackChannel, 'U1'),
       discord: discordSnapshot(discord, discordChannel),
+      slackDms: slackDms(slack, Date.now()),
+      discordDms: discordDms(discord),
     }),
   });
 

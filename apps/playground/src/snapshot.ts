@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DiscordAttachment, DiscordFake, DiscordMessage, SlackFake, SlackMessage } from '@genbot/fakes';
+import type { DiscordDmView, SlackDmView } from './direct-messages.js';
 
 /** What the page renders: one channel of each fake, plain JSON, no bytes (files are fetched by URL). */
 export interface PlaygroundSnapshot {
@@ -9,6 +10,10 @@ export interface PlaygroundSnapshot {
   service: ServiceInfo;
   slack: SlackSnapshot;
   discord: DiscordSnapshot;
+  /** Each person's DM with the Slack app (the agent view's Messages tab) and their Home tab. */
+  slackDms: SlackDmView[];
+  /** Each person's DM with the Discord bot, once opened. */
+  discordDms: DiscordDmView[];
 }
 
 export interface ServiceInfo {
@@ -223,10 +228,9 @@ function isImageType(mimetype: string): boolean {
   return mimetype.startsWith('image/');
 }
 
-export function slackSnapshot(fake: SlackFake, channelId: string, viewerId: string): SlackSnapshot {
+/** A Slack channel's (or DM's) messages as the page shows them, with the ephemerals `viewerId` sees there. */
+export function slackMessageViews(fake: SlackFake, channelId: string, viewerId: string): SlackMessageView[] {
   const { workspace, identity } = fake;
-  const channel = workspace.channels.get(channelId);
-  const users = [...workspace.users.values()];
   const nameOf = (m: SlackMessage): string => {
     if (m.user !== undefined) {
       const user = workspace.users.get(m.user);
@@ -288,6 +292,14 @@ export function slackSnapshot(fake: SlackFake, channelId: string, viewerId: stri
     });
   }
   messages.sort((a, b) => Number(a.ts) - Number(b.ts));
+  return messages;
+}
+
+export function slackSnapshot(fake: SlackFake, channelId: string, viewerId: string): SlackSnapshot {
+  const { workspace, identity } = fake;
+  const channel = workspace.channels.get(channelId);
+  const users = [...workspace.users.values()];
+  const messages = slackMessageViews(fake, channelId, viewerId);
   return {
     channel: { id: channelId, name: channel?.name ?? channelId },
     botUserId: identity.botUserId,
@@ -313,39 +325,47 @@ function attachmentView(channelId: string, attachment: DiscordAttachment): FileV
   };
 }
 
+/** A Discord message as the page shows it; `threadIds`: the messages threads were started from. */
+export function discordMessageView(
+  fake: DiscordFake,
+  m: DiscordMessage,
+  threadIds: ReadonlySet<string>,
+): DiscordMessageView {
+  const { state } = fake;
+  const referenced = m.reference === null ? undefined : state.message(m.reference.channelId, m.reference.messageId);
+  const commandUser = m.interaction === null ? undefined : state.findUser(m.interaction.userId);
+  return {
+    id: m.id,
+    channelId: m.channelId,
+    authorId: m.author.id,
+    author: m.author.username,
+    isBot: m.author.bot,
+    content: m.content,
+    editCount: m.history.length,
+    loading: (m.flags & LOADING) !== 0,
+    ephemeral: (m.flags & EPHEMERAL) !== 0,
+    ...(m.reference !== null && {
+      replyTo: {
+        id: m.reference.messageId,
+        author: referenced?.author.username ?? 'unknown',
+        excerpt: referenced === undefined ? '(deleted)' : excerpt(fake, referenced),
+      },
+    }),
+    ...(m.interaction?.commandName !== undefined && {
+      command: { name: m.interaction.commandName, user: commandUser?.username ?? 'someone' },
+    }),
+    files: m.attachments.map((a) => attachmentView(m.channelId, a)),
+    ...(threadIds.has(m.id) && { threadId: m.id }),
+    buttons: discordButtons(m.components),
+  };
+}
+
 export function discordSnapshot(fake: DiscordFake, channelId: string): DiscordSnapshot {
   const { state } = fake;
   const channel = state.channel(channelId);
   const threads = state.threads.filter((t) => t.parentId === channelId);
   const threadIds = new Set(threads.map((t) => t.id));
-  const view = (m: DiscordMessage): DiscordMessageView => {
-    const referenced = m.reference === null ? undefined : state.message(m.reference.channelId, m.reference.messageId);
-    const commandUser = m.interaction === null ? undefined : state.findUser(m.interaction.userId);
-    return {
-      id: m.id,
-      channelId: m.channelId,
-      authorId: m.author.id,
-      author: m.author.username,
-      isBot: m.author.bot,
-      content: m.content,
-      editCount: m.history.length,
-      loading: (m.flags & LOADING) !== 0,
-      ephemeral: (m.flags & EPHEMERAL) !== 0,
-      ...(m.reference !== null && {
-        replyTo: {
-          id: m.reference.messageId,
-          author: referenced?.author.username ?? 'unknown',
-          excerpt: referenced === undefined ? '(deleted)' : excerpt(fake, referenced),
-        },
-      }),
-      ...(m.interaction?.commandName !== undefined && {
-        command: { name: m.interaction.commandName, user: commandUser?.username ?? 'someone' },
-      }),
-      files: m.attachments.map((a) => attachmentView(m.channelId, a)),
-      ...(threadIds.has(m.id) && { threadId: m.id }),
-      buttons: discordButtons(m.components),
-    };
-  };
+  const view = (m: DiscordMessage): DiscordMessageView => discordMessageView(fake, m, threadIds);
   const commands = [...state.guildCommands, ...state.globalCommands].filter((c) => c.type === 1);
   const seen = new Set<string>();
   return {
@@ -396,13 +416,17 @@ export function discordSnapshot(fake: DiscordFake, channelId: string): DiscordSn
 
 /**
  * A cheap fingerprint of the Discord guild (the fake has no change events): message count, edits,
- * content lengths, flags and attachments of every channel and thread, plus commands.
+ * content lengths, flags and attachments of every channel, thread and DM, plus commands.
  */
 export function discordFingerprint(fake: DiscordFake, channelId: string): string {
   const { state } = fake;
   let count = 0;
   let sum = 0;
-  const channels = [channelId, ...state.threads.filter((t) => t.parentId === channelId).map((t) => t.id)];
+  const channels = [
+    channelId,
+    ...state.threads.filter((t) => t.parentId === channelId).map((t) => t.id),
+    ...state.dmChannels.map((dm) => dm.id),
+  ];
   for (const id of channels) {
     for (const m of state.messages(id)) {
       count += 1;

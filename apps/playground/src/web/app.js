@@ -23,8 +23,8 @@ function App() {
       <p class=${`status ${connected && !idle ? 'live' : 'off'} ${stopped ? 'stopped' : ''}`} role="status">${status}</p>
     </header>
     <main class="panes">
-      <${SlackPane} data=${state.slack} disabled=${idle} idleWords=${status} />
-      <${DiscordPane} data=${state.discord} disabled=${idle} idleWords=${status} />
+      <${SlackPane} data=${state.slack} dms=${state.slackDms} disabled=${idle} idleWords=${status} />
+      <${DiscordPane} data=${state.discord} dms=${state.discordDms} disabled=${idle} idleWords=${status} />
     </main>
   </div>`;
 }

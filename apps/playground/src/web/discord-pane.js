@@ -1,4 +1,4 @@
-// The Discord pane: #general, its threads and the application commands, as Discord shows them.
+// The Discord pane: #general, its threads, the person's DM with the bot and the application commands, as Discord shows them.
 import { useMemo, useState } from 'preact/hooks';
 import { LIMIT_WORDS, LIMITS } from './limits.js';
 import { renderMarkdown } from './markup.js';
@@ -8,6 +8,7 @@ import { FormDialog, useForms } from './forms.js';
 import { html } from './html.js';
 import { Avatar, Buttons, Files } from './message-parts.js';
 import { Notice, useNotices } from './notices.js';
+import { PlaceTabs } from './slack-app.js';
 import { MessageLog, useStickToBottom } from './scrolling.js';
 
 function DiscordMessage({ message, ctx, onReply, onEditImage, onOpenThread, threadName, onPress, appCommands, onApp }) {
@@ -74,7 +75,8 @@ function DiscordMessage({ message, ctx, onReply, onEditImage, onOpenThread, thre
   </article>`;
 }
 
-export function DiscordPane({ data, disabled, idleWords }) {
+export function DiscordPane({ data, dms, disabled, idleWords }) {
+  const [inDm, setInDm] = useState(false);
   const [threadId, setThreadId] = useState(null);
   const [replyTo, setReplyTo] = useState(null);
   const [person, setPerson] = useState('alice');
@@ -86,9 +88,11 @@ export function DiscordPane({ data, disabled, idleWords }) {
     return map;
   }, [data]);
   const ctx = { userName: (id) => users.get(id) };
-  const thread = threadId === null ? undefined : data.threads.find((t) => t.id === threadId);
-  const place = thread ? thread.id : null;
-  const shown = notices.weave(thread ? thread.messages : data.messages, place, (m) => m.id);
+  const dm = dms.find((d) => d.person === person);
+  const thread = threadId === null || inDm ? undefined : data.threads.find((t) => t.id === threadId);
+  const place = thread ? thread.id : inDm ? 'dm' : null;
+  const source = inDm ? (dm?.messages ?? []) : thread ? thread.messages : data.messages;
+  const shown = notices.weave(source, place, (m) => m.id);
   const last = shown.at(-1);
   const scroll = useStickToBottom(String(place), `${shown.length}:${last?.content?.length ?? 0}:${last?.loading}`);
   const imagine = data.commands.find((c) => c.name === 'imagine');
@@ -119,6 +123,7 @@ export function DiscordPane({ data, disabled, idleWords }) {
           options,
           user: person,
           ...(channelId ? { channelId } : {}),
+          ...(inDm ? { dm: true } : {}),
         });
       } catch (err) {
         if (!(err instanceof Refusal) || err.from === undefined) throw err;
@@ -130,6 +135,7 @@ export function DiscordPane({ data, disabled, idleWords }) {
       content: text,
       user: person,
       ...(channelId ? { channelId } : {}),
+      ...(inDm ? { dm: true } : {}),
       ...(replyTo ? { replyTo: replyTo.id } : {}),
       ...(file ? { file } : {}),
     });
@@ -151,7 +157,12 @@ export function DiscordPane({ data, disabled, idleWords }) {
     const after = shown.filter((m) => m.id !== undefined).at(-1)?.id;
     scroll.follow();
     try {
-      await post(path, { ...body, user: person, ...(thread ? { channelId: thread.id } : {}) });
+      await post(path, {
+        ...body,
+        user: person,
+        ...(thread ? { channelId: thread.id } : {}),
+        ...(inDm ? { dm: true } : {}),
+      });
     } catch (err) {
       notices.add({ from: 'Discord', place, after, text: err.message });
     }
@@ -160,12 +171,23 @@ export function DiscordPane({ data, disabled, idleWords }) {
   const press = (message, button) => act('/api/discord/press', { messageId: message.id, customId: button.id });
   const runApp = (message, name) => act('/api/discord/message-commands', { messageId: message.id, name });
   const forms = useForms('discord', data.forms, person);
+  const go = (next) => {
+    setInDm(next === 'dm');
+    setThreadId(null);
+    setReplyTo(null);
+  };
+  const heading = inDm ? `@${data.botName}` : thread ? `🧵 ${thread.name}` : `# ${data.channel.name}`;
+  const subtitle = inDm
+    ? 'Direct message: every message is answered, no mention needed.'
+    : thread
+      ? `thread in # ${data.channel.name}`
+      : 'Hover a message and choose Reply.';
 
   return html`<section class="pane discord" aria-label="Discord" data-testid="discord-pane">
     <header class="pane-header">
       <div>
-        <h2><span class="platform">Discord</span> ${thread ? `🧵 ${thread.name}` : `# ${data.channel.name}`}</h2>
-        <p class="subtitle">${thread ? `thread in # ${data.channel.name}` : 'Hover a message and choose Reply.'}</p>
+        <h2><span class="platform">Discord</span> ${heading}</h2>
+        <p class="subtitle">${subtitle}</p>
       </div>
       <div class="pane-tools">
         ${
@@ -179,15 +201,18 @@ export function DiscordPane({ data, disabled, idleWords }) {
         <${PersonPicker} platform="Discord" value=${person} onChange=${setPerson} />
       </div>
     </header>
-    <${MessageLog} label=${thread ? 'Discord thread messages' : `Discord #${data.channel.name} messages`} scroll=${scroll}>
-      ${shown.length === 0 ? html`<p class="empty">No messages yet. Try <code>/imagine a lighthouse at dusk</code> or <code>@${data.botName} hello</code>.</p>` : null}
+    <${PlaceTabs} platform="Discord" place=${inDm ? 'dm' : 'channel'} onGo=${go}
+      places=${[{ id: 'channel', label: `# ${data.channel.name}` }, { id: 'dm', label: `DM with ${data.botName}` }]} />
+    <${MessageLog} label=${inDm ? `Discord DM with ${data.botName}` : thread ? 'Discord thread messages' : `Discord #${data.channel.name} messages`} scroll=${scroll}>
+      ${shown.length === 0 && !inDm ? html`<p class="empty">No messages yet. Try <code>/imagine a lighthouse at dusk</code> or <code>@${data.botName} hello</code>.</p>` : null}
+      ${shown.length === 0 && inDm ? html`<p class="empty">Write to ${data.botName} here: no mention needed.</p>` : null}
       ${shown.map((m) =>
         m.from !== undefined
           ? html`<${Notice} key=${m.key} notice=${m} />`
           : html`<${DiscordMessage} key=${m.id} message=${m} ctx=${ctx} onReply=${reply} onEditImage=${editImage}
           onPress=${press} appCommands=${data.messageCommands} onApp=${runApp}
           onOpenThread=${
-            thread
+            thread || inDm
               ? undefined
               : (id) => {
                   setThreadId(id);
@@ -199,8 +224,8 @@ export function DiscordPane({ data, disabled, idleWords }) {
     <//>
     <${Composer}
       platform="discord"
-      label=${thread ? `Message thread ${thread.name}` : `Message #${data.channel.name}`}
-      placeholder=${disabled ? idleWords : thread ? `Message 🧵 ${thread.name}` : `Message #${data.channel.name} (/imagine …, @${data.botName} …)`}
+      label=${inDm ? `Message @${data.botName}` : thread ? `Message thread ${thread.name}` : `Message #${data.channel.name}`}
+      placeholder=${disabled ? idleWords : inDm ? `Message @${data.botName}` : thread ? `Message 🧵 ${thread.name}` : `Message #${data.channel.name} (/imagine …, @${data.botName} …)`}
       disabled=${disabled}
       aspectChoices=${aspectChoices}
       prefill=${prefill}

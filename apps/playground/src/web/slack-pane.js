@@ -1,4 +1,4 @@
-// The Slack pane: #general and its threads, as Slack shows them.
+// The Slack pane: #general and its threads, the person's DM with the app (the agent view) and its Home tab.
 import { useMemo, useState } from 'preact/hooks';
 import { LIMIT_WORDS, LIMITS } from './limits.js';
 import { renderMarkdown, renderSlack } from './markup.js';
@@ -7,10 +7,11 @@ import { Refusal, post } from './feed.js';
 import { FormDialog, useForms } from './forms.js';
 import { html } from './html.js';
 import { Avatar, Buttons, Files } from './message-parts.js';
+import { AppHome, PlaceTabs, StatusLine, SuggestedPrompts } from './slack-app.js';
 import { Notice, useNotices } from './notices.js';
 import { MessageLog, useStickToBottom } from './scrolling.js';
 
-function SlackMessage({ message, ctx, onOpenThread, onEditImage, onPress, inThread, preview }) {
+function SlackMessage({ message, ctx, onOpenThread, onEditImage, onPress, inThread, preview, title }) {
   const clickable = !inThread && !message.ephemeral;
   const open = () => clickable && onOpenThread(message.ts);
   return html`<article
@@ -22,6 +23,7 @@ function SlackMessage({ message, ctx, onOpenThread, onEditImage, onPress, inThre
   >
     <${Avatar} name=${message.author} bot=${message.isBot} />
     <div class="msg-body">
+      ${title ? html`<div class="conversation-title" aria-label="Conversation title">${title}</div>` : null}
       <header>
         <span class="author">${message.author}</span>
         ${message.isBot ? html`<span class="badge">APP</span>` : null}
@@ -94,7 +96,8 @@ function threadPreviews(messages) {
   return previews;
 }
 
-export function SlackPane({ data, disabled, idleWords }) {
+export function SlackPane({ data, dms, disabled, idleWords }) {
+  const [place, setPlace] = useState('channel');
   const [threadTs, setThreadTs] = useState(null);
   const [person, setPerson] = useState('alice');
   const [prefill, setPrefill] = useState(null);
@@ -104,20 +107,40 @@ export function SlackPane({ data, disabled, idleWords }) {
     [data],
   );
   const ctx = { userName: (id) => users.get(id) };
-  const channel = data.messages.filter((m) => m.threadTs === undefined || m.threadTs === m.ts);
-  const previews = useMemo(() => threadPreviews(data.messages), [data]);
-  const thread = threadTs === null ? [] : data.messages.filter((m) => m.ts === threadTs || m.threadTs === threadTs);
+  const inDm = place === 'dm';
+  const dm = dms.find((d) => d.person === person);
+  const source = inDm ? (dm?.messages ?? []) : data.messages;
+  const channel = source.filter((m) => m.threadTs === undefined || m.threadTs === m.ts);
+  const previews = useMemo(() => threadPreviews(source), [source]);
+  const thread = threadTs === null ? [] : source.filter((m) => m.ts === threadTs || m.threadTs === threadTs);
+  const titles = new Map(inDm ? (dm?.titles ?? []).map((t) => [t.threadTs, t.title]) : []);
+  const statuses = inDm ? (dm?.statuses ?? []) : [];
+  const status = threadTs === null ? statuses.at(-1) : statuses.find((s) => s.threadTs === threadTs);
+  const where = inDm ? data.botName : `#${data.channel.name}`;
   const shown = notices.weave(threadTs === null ? channel : thread, threadTs, (m) => m.ts);
   const last = shown.at(-1);
   const lastPreview = threadTs === null && last?.ts !== undefined ? previews.get(last.ts) : undefined;
   const scroll = useStickToBottom(
-    String(threadTs),
+    `${place}:${threadTs}`,
     `${shown.length}:${last?.text?.length ?? 0}:${lastPreview?.words.ts}:${lastPreview?.words.text.length ?? 0}:${lastPreview?.images ?? 0}`,
   );
 
   function openThread(ts) {
     setThreadTs(ts);
     setPrefill(null);
+  }
+
+  // Opening a tab is what Slack tells the app (`app_home_opened`): the bot answers with its prompts or its Home tab.
+  async function go(next, who = person) {
+    setPlace(next);
+    setThreadTs(null);
+    setPrefill(null);
+    if (next === 'channel') return;
+    try {
+      await post('/api/slack/app', { tab: next === 'dm' ? 'messages' : 'home', user: who });
+    } catch (err) {
+      notices.add({ from: 'Slackbot', place: null, text: err.message });
+    }
   }
 
   async function send({ text, file, ratio }) {
@@ -131,21 +154,23 @@ export function SlackPane({ data, disabled, idleWords }) {
           command: `/${command.name}`,
           text: command.rest,
           user: person,
+          ...(inDm ? { dm: true } : {}),
         });
-        // Slack runs an app's command in the channel, never in a thread: say so where the person looks.
+        // Slack runs an app's command in the conversation, never in a thread: say so where the person looks.
         if (threadTs !== null)
           notices.add({
             from: 'Slackbot',
             place: threadTs,
             after,
-            text: `/${command.name} runs in #${data.channel.name}, not in threads: its result is posted there.`,
-            action: { label: `Go to #${data.channel.name}`, run: () => setThreadTs(null) },
+            text: `/${command.name} runs in ${inDm ? 'the DM' : `#${data.channel.name}`}, not in threads: its result is posted there.`,
+            action: { label: `Go to ${inDm ? 'the DM' : `#${data.channel.name}`}`, run: () => setThreadTs(null) },
           });
         return answer;
       }
       return await post('/api/slack/messages', {
         text,
         user: person,
+        ...(inDm ? { dm: true } : {}),
         ...(threadTs ? { threadTs } : {}),
         ...(file ? { file } : {}),
       });
@@ -165,47 +190,99 @@ export function SlackPane({ data, disabled, idleWords }) {
     const after = shown.filter((m) => m.ts !== undefined).at(-1)?.ts;
     scroll.follow();
     try {
-      await post('/api/slack/press', { ts: message.ts, actionId: button.id, user: person });
+      await post('/api/slack/press', {
+        ts: message.ts,
+        actionId: button.id,
+        user: person,
+        ...(inDm ? { dm: true } : {}),
+      });
     } catch (err) {
       notices.add({ from: 'Slackbot', place: threadTs, after, text: err.message });
     }
   }
 
+  // A suggested prompt is sent as the person's own message, starting a conversation of its own.
+  async function prompt(text) {
+    scroll.follow();
+    try {
+      await post('/api/slack/messages', { text, user: person, dm: true });
+    } catch (err) {
+      notices.add({ from: 'Slackbot', place: null, text: err.message });
+    }
+  }
+
   const forms = useForms('slack', data.forms, person);
+  const heading =
+    place === 'home'
+      ? 'Home'
+      : threadTs !== null
+        ? (titles.get(threadTs) ?? 'Thread')
+        : inDm
+          ? data.botName
+          : `# ${data.channel.name}`;
+  const subtitle =
+    place === 'home'
+      ? `${data.botName}'s Home tab`
+      : threadTs !== null
+        ? `in ${inDm ? `your DM with ${data.botName}` : `# ${data.channel.name}`}`
+        : inDm
+          ? 'Messages: every message is a conversation, answered in its thread.'
+          : 'Click a message to reply in its thread.';
 
   return html`<section class="pane slack" aria-label="Slack" data-testid="slack-pane">
     <header class="pane-header">
       <div>
-        <h2><span class="platform">Slack</span> ${threadTs === null ? `# ${data.channel.name}` : 'Thread'}</h2>
-        <p class="subtitle">${threadTs === null ? 'Click a message to reply in its thread.' : `in # ${data.channel.name}`}</p>
+        <h2><span class="platform">Slack</span> ${heading}</h2>
+        <p class="subtitle">${subtitle}</p>
       </div>
       <div class="pane-tools">
-        ${threadTs !== null ? html`<button type="button" class="back" onClick=${() => setThreadTs(null)}>← Back to channel</button>` : null}
-        <${PersonPicker} platform="Slack" value=${person} onChange=${setPerson} />
+        ${threadTs !== null ? html`<button type="button" class="back" onClick=${() => setThreadTs(null)}>${inDm ? '← Back to messages' : '← Back to channel'}</button>` : null}
+        <${PersonPicker} platform="Slack" value=${person} onChange=${(next) => {
+          setPerson(next);
+          if (place !== 'channel') go(place, next);
+        }} />
       </div>
     </header>
-    <${MessageLog} label=${threadTs === null ? `Slack #${data.channel.name} messages` : 'Slack thread messages'} scroll=${scroll}>
-      ${shown.length === 0 ? html`<p class="empty">No messages yet. Try <code>/imagine a lighthouse at dusk</code> or <code>@${data.botName} hello</code>.</p>` : null}
+    <${PlaceTabs} platform="Slack" place=${place} onGo=${go}
+      places=${[
+        { id: 'channel', label: `# ${data.channel.name}` },
+        { id: 'dm', label: `DM with ${data.botName}` },
+        { id: 'home', label: 'Home' },
+      ]} />
+    ${
+      place === 'home'
+        ? html`<${AppHome} blocks=${dm?.home} botName=${data.botName} ctx=${ctx} />`
+        : html`<${MessageLog} label=${threadTs !== null ? 'Slack thread messages' : inDm ? `Slack DM with ${data.botName}` : `Slack #${data.channel.name} messages`} scroll=${scroll}>
+      ${inDm && threadTs === null && dm?.prompts ? html`<${SuggestedPrompts} prompts=${dm.prompts} disabled=${disabled} onPick=${prompt} />` : null}
+      ${shown.length === 0 && !inDm ? html`<p class="empty">No messages yet. Try <code>/imagine a lighthouse at dusk</code> or <code>@${data.botName} hello</code>.</p>` : null}
+      ${shown.length === 0 && inDm ? html`<p class="empty">Write to ${data.botName} here: no mention needed.</p>` : null}
       ${shown.map((m, i) =>
         m.from !== undefined
           ? html`<${Notice} key=${m.key} notice=${m} />`
           : html`<${SlackMessage} key=${m.ts} message=${m} ctx=${ctx} inThread=${threadTs !== null}
               preview=${threadTs === null ? previews.get(m.ts) : undefined}
+              title=${threadTs === null ? titles.get(m.ts) : undefined}
               onOpenThread=${openThread} onEditImage=${editImage} onPress=${press} />
             ${threadTs !== null && i === 0 && thread.length > 1 ? html`<div class="divider" key="divider">${thread.length - 1} ${thread.length === 2 ? 'reply' : 'replies'}</div>` : null}`,
       )}
-    <//>
-    <${Composer}
+    <//>`
+    }
+    ${status ? html`<${StatusLine} botName=${data.botName} status=${status.status} />` : null}
+    ${
+      place === 'home'
+        ? null
+        : html`<${Composer}
       platform="slack"
-      label=${threadTs === null ? `Message #${data.channel.name}` : 'Reply in thread'}
-      placeholder=${disabled ? idleWords : threadTs === null ? `Message #${data.channel.name} (/imagine …, @${data.botName} …)` : `Reply… (@${data.botName} to ask the bot)`}
+      label=${threadTs !== null ? 'Reply in thread' : `Message ${where}`}
+      placeholder=${disabled ? idleWords : threadTs !== null ? (inDm ? `Reply to ${data.botName}…` : `Reply… (@${data.botName} to ask the bot)`) : inDm ? `Message ${data.botName} (/imagine …, or just ask)` : `Message #${data.channel.name} (/imagine …, @${data.botName} …)`}
       disabled=${disabled}
       aspectChoices=${ASPECT_RATIOS.map((r) => ({ name: r, value: r }))}
       prefill=${prefill}
       onSend=${send}
       maxChars=${LIMITS.slackTextChars}
       maxCharsWords=${LIMIT_WORDS.slackText}
-    />
+    />`
+    }
     ${
       forms.form
         ? html`<${FormDialog} key=${forms.form.id} form=${forms.form} onClose=${() => forms.close(forms.form.id)}
