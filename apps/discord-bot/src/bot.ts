@@ -10,6 +10,7 @@ import { countDeliveries, countRateLimits } from './delivery-metrics.js';
 import { toChatError } from './discord-errors.js';
 import type { DiscordJobs, IngressContext } from './handlers/context.js';
 import { cancelOnDelete } from './handlers/deletions.js';
+import { EditTargets } from './handlers/edit-targets.js';
 import { handleInteraction } from './handlers/interaction.js';
 import { handleMessage } from './handlers/mention.js';
 import { DiscordSurfaces } from './job-surfaces.js';
@@ -100,6 +101,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     ...jobs,
     notices: runtime.notices,
     turns: runtime.turns,
+    editTargets: new EditTargets(),
     logger,
   };
   if (options.metrics !== undefined) {

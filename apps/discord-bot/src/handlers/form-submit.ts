@@ -8,7 +8,8 @@ import { INTERACTION_TOKEN_MS } from '../imagine-job.js';
 import { formJobId } from '../job-ids.js';
 import { messageEditJob } from '../results/message-edit-job.js';
 import type { IngressContext } from './context.js';
-import { answerPrivately, answerRefusal } from './private-answer.js';
+import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private-answer.js';
+import { answersMustBePrivate, interactionOnly } from '../user-install.js';
 
 const UNKNOWN_MESSAGE = 10008;
 
@@ -38,15 +39,19 @@ async function submitMessageEdit(
   context: IngressContext,
   logger: Logger,
 ): Promise<void> {
-  const target = await targetMessage(submit, form.messageId);
+  // Where the bot is not (a user install), the message came with the command, and the result can
+  // only be the form's own answer: public unless the server forbids external apps.
+  const userInstall = interactionOnly(submit.authorizingIntegrationOwners);
+  const target = userInstall ? context.editTargets.take(form.openedBy) : await targetMessage(submit, form.messageId);
   if (target === undefined) {
-    await answerPrivately(submit, copy.editCommandMessageGone, logger);
+    await answerPrivately(submit, userInstall ? copy.editFormForgotten : copy.editCommandMessageGone, logger);
     return;
   }
   const job = messageEditJob({ submit, openedBy: form.openedBy, target, instruction });
+  const privately = !userInstall || answersMustBePrivate(submit);
   const result = await context.intake.submit(job, {
     beforeQueue: async () => {
-      await discordCall(() => submit.deferReply({ flags: MessageFlags.Ephemeral }));
+      await discordCall(() => submit.deferReply(privately ? { flags: MessageFlags.Ephemeral } : {}));
     },
   });
   if (!result.accepted) {
@@ -91,7 +96,7 @@ async function submitButtonEdit(
     },
     {
       beforeQueue: async () => {
-        await discordCall(() => submit.deferReply());
+        await discordCall(() => submit.deferReply(publicUnlessForbidden(submit)));
       },
     },
   );

@@ -7,7 +7,7 @@ import { cacheMentionedMembers, cachedNames, plainText } from '../mentions.js';
 import type { IngressContext } from './context.js';
 import { openMessageEditForm } from './edit-image-command.js';
 import { submitForm } from './form-submit.js';
-import { answerRefusal } from './private-answer.js';
+import { answerRefusal, publicUnlessForbidden } from './private-answer.js';
 import { pressResultButton } from './result-button.js';
 
 /**
@@ -46,7 +46,7 @@ async function submitImagine(
   const job = imagineJob(interaction, { ...request, prompt });
   const result = await context.intake.submit(job, {
     beforeQueue: async () => {
-      await discordCall(() => interaction.deferReply());
+      await discordCall(() => interaction.deferReply(publicUnlessForbidden(interaction)));
     },
   });
   if (!result.accepted) {
@@ -80,7 +80,7 @@ function answer(interaction: Interaction, context: IngressContext, logger: Logge
     return undefined;
   }
   if (interaction.isMessageContextMenuCommand() && interaction.commandName === EDIT_IMAGE_COMMAND) {
-    return openMessageEditForm(interaction, logger);
+    return openMessageEditForm(interaction, context.editTargets, logger);
   }
   if (interaction.isButton()) return pressResultButton(interaction, context, logger);
   if (interaction.isModalSubmit()) return submitForm(interaction, context, logger);

@@ -7,7 +7,7 @@ import { editModal } from '../results/edit-form.js';
 import { formId } from '../results/form-ids.js';
 import type { IngressContext } from './context.js';
 import { openForm } from './open-form.js';
-import { answerPrivately, answerRefusal } from './private-answer.js';
+import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private-answer.js';
 
 /**
  * A press of a result's button, checked (on the bot's own result, in its
@@ -32,7 +32,7 @@ export async function pressResultButton(press: ButtonInteraction, context: Ingre
     },
     {
       beforeQueue: async () => {
-        await discordCall(() => press.deferReply());
+        await discordCall(() => press.deferReply(publicUnlessForbidden(press)));
       },
     },
   );
