@@ -28,11 +28,12 @@ function imagine(user: string, channelId: string, prompt: string): DiscordIntera
   return h.fake.userRunsCommand({ user, channelId, name: 'imagine', options: { prompt } });
 }
 
-/** Every message in the channel came through an interaction: the bot never posted there itself. */
+/** Every message in the channel came through an interaction: the bot never called on the channel itself. */
 function expectOnlyInteractionAnswers(channelId: string): void {
   const messages = h.fake.state.messages(channelId).filter((message) => message.author.id === h.fake.botUser.id);
   expect(messages.length).toBeGreaterThan(0);
   for (const message of messages) expect(message.interaction).not.toBeNull();
+  expect(h.fake.state.botRequests.filter((call) => call.path.startsWith(`/channels/${channelId}`))).toEqual([]);
 }
 
 function followUps(started: DiscordInteraction): number {
@@ -78,6 +79,16 @@ describe('Discord: user installs, in a server the bot is not in', () => {
     const rerolled = await storedResultOf(h, press(h.fake, 'ada', result, copy.buttonReroll));
     expect(rerolled.channelId).toBe(elsewhere);
     expect(rerolled.attachments.length).toBeGreaterThan(0);
+    // Vary reads the result's image back: from the press's own message, not the channel.
+    const varied = await storedResultOf(h, press(h.fake, 'ada', rerolled, copy.buttonVary()));
+    expect(varied.attachments.length).toBeGreaterThan(0);
+    // Edit opens its form; the edit is the form's own answer.
+    const opened = await answered(h.fake, press(h.fake, 'ada', varied, copy.buttonEdit()));
+    expect(opened.responseType).toBe(9);
+    const submit = h.fake.userSubmitsModal({ interactionId: opened.id, values: { instruction: 'make it blue' } });
+    const edited = await storedResultOf(h, submit);
+    expect(edited.channelId).toBe(elsewhere);
+    expect(edited.attachments.length).toBeGreaterThan(0);
     expectOnlyInteractionAnswers(elsewhere);
     expect(followUps(started)).toBeLessThanOrEqual(MAX_FOLLOW_UPS);
     expect(refusedCalls()).toEqual([]);
@@ -114,5 +125,12 @@ describe('Discord: user installs, in a server the bot is not in', () => {
     expect(answer.ephemeral).toBe(true);
     expectOnlyInteractionAnswers(strict);
     expect(refusedCalls()).toEqual([]);
+  });
+
+  it('answers /usage there privately', async () => {
+    const elsewhere = h.fake.elsewhereChannelId('usage-server');
+    const run = h.fake.userRunsCommand({ user: 'ada', channelId: elsewhere, name: 'usage' });
+    const answer = await answered(h.fake, run);
+    expect([answer.responseType, answer.ephemeral]).toEqual([4, true]);
   });
 });

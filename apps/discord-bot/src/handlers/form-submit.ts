@@ -81,6 +81,9 @@ async function submitButtonEdit(
   logger: Logger,
 ): Promise<void> {
   const channelId = submit.channelId ?? '';
+  if (submit.message !== null && interactionOnly(submit.authorizingIntegrationOwners)) {
+    context.seenAttachments.remember(submit.message);
+  }
   const answer = await context.presses.submitForm(
     {
       jobId: formJobId(form.openedBy),

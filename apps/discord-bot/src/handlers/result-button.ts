@@ -6,6 +6,7 @@ import { interactionJobId } from '../job-ids.js';
 import { editModal } from '../results/edit-form.js';
 import { formId } from '../results/form-ids.js';
 import type { IngressContext } from './context.js';
+import { interactionOnly } from '../user-install.js';
 import { openForm } from './open-form.js';
 import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private-answer.js';
 
@@ -18,6 +19,8 @@ import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private
  * person, a quota) is private.
  */
 export async function pressResultButton(press: ButtonInteraction, context: IngressContext, logger: Logger) {
+  // Where the bot cannot read the channel, the press is the only place the result's image URLs show.
+  if (interactionOnly(press.authorizingIntegrationOwners)) context.seenAttachments.remember(press.message);
   const answer = await context.presses.press(
     {
       jobId: interactionJobId(press.id),
