@@ -10,6 +10,7 @@ import { messageEditJob } from '../results/message-edit-job.js';
 import type { IngressContext } from './context.js';
 import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private-answer.js';
 import { answersMustBePrivate, interactionOnly } from '../user-install.js';
+import { tellBeforeTokenEnds } from './token-end.js';
 
 const UNKNOWN_MESSAGE = 10008;
 
@@ -65,6 +66,7 @@ async function submitMessageEdit(
     return;
   }
   logger.info({ jobId: job.id }, 'Edit image form submitted');
+  tellBeforeTokenEnds({ interaction: submit, jobId: job.id, intake: context.intake, logger });
 }
 
 /**
@@ -106,6 +108,7 @@ async function submitButtonEdit(
   switch (answer.kind) {
     case 'started':
       logger.info({ position: answer.position }, 'edit form submitted');
+      tellBeforeTokenEnds({ interaction: submit, jobId: formJobId(form.openedBy), intake: context.intake, logger });
       return;
     case 'refused':
       await answerRefusal(submit, answer.answer, logger);

@@ -9,6 +9,7 @@ import { openMessageEditForm } from './edit-image-command.js';
 import { submitForm } from './form-submit.js';
 import { answerRefusal, publicUnlessForbidden } from './private-answer.js';
 import { pressResultButton } from './result-button.js';
+import { tellBeforeTokenEnds } from './token-end.js';
 
 /**
  * Names in the prompt are looked up before the job is submitted, within a
@@ -60,6 +61,7 @@ async function submitImagine(
     return;
   }
   logger.info({ jobId: job.id }, 'imagine command');
+  tellBeforeTokenEnds({ interaction, jobId: job.id, intake: context.intake, logger });
 }
 
 /** `/usage`: this user's usage, to them alone. */

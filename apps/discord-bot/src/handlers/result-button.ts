@@ -8,6 +8,7 @@ import { formId } from '../results/form-ids.js';
 import type { IngressContext } from './context.js';
 import { interactionOnly } from '../user-install.js';
 import { openForm } from './open-form.js';
+import { tellBeforeTokenEnds } from './token-end.js';
 import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private-answer.js';
 
 /**
@@ -49,6 +50,7 @@ export async function pressResultButton(press: ButtonInteraction, context: Ingre
       // One interaction id is one job: a repeated delivery was answered the first time.
       if (answer.duplicate) return;
       logger.info({ position: answer.position }, 'result button pressed');
+      tellBeforeTokenEnds({ interaction: press, jobId: interactionJobId(press.id), intake: context.intake, logger });
       return;
     case 'refused':
       await answerRefusal(press, answer.answer, logger);
