@@ -114,7 +114,7 @@ export class InteractionSurface implements ChatSurface {
    * Discord's per-channel message limit does not cover an interaction's
    * webhook: its answers count only against the interaction's own. Calls
    * that go to the channel (past the token's life, the Edit image form's
-   * images) count against the channel's.
+   * images) count against the channel's; a user install's never go there.
    */
   paceKey(call: PacedCall, where: ChatTarget): string {
     if (this.#reach?.interactionOnly === true) return this.#paceKey;
