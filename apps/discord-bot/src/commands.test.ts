@@ -27,6 +27,19 @@ describe('allCommands', () => {
       ['Edit image', 3],
     ]);
   });
+
+  it('offers every global command to server and user installs, in servers and all DMs', () => {
+    for (const command of allCommands()) {
+      expect(command).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
+    }
+  });
+
+  it('leaves installs and contexts out of guild commands, where Discord does not read them', () => {
+    for (const command of allCommands('guild')) {
+      expect(command.integration_types).toBeUndefined();
+      expect(command.contexts).toBeUndefined();
+    }
+  });
 });
 
 describe('parseImagineOptions', () => {

@@ -2,7 +2,9 @@ import { MAX_PROMPT_CHARS, splitAspectFlag } from '@genbot/core/chat';
 import { ASPECT_RATIOS } from '@genbot/core/genai';
 import {
   ApplicationCommandType,
+  ApplicationIntegrationType,
   ContextMenuCommandBuilder,
+  InteractionContextType,
   type RESTPostAPIApplicationCommandsJSONBody,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   type RESTPostAPIContextMenuApplicationCommandsJSONBody,
@@ -46,9 +48,24 @@ export function editImageCommand(): RESTPostAPIContextMenuApplicationCommandsJSO
   return new ContextMenuCommandBuilder().setName(EDIT_IMAGE_COMMAND).setType(ApplicationCommandType.Message).toJSON();
 }
 
-/** Every command the bot answers, as registered with Discord. */
-export function allCommands(): RESTPostAPIApplicationCommandsJSONBody[] {
-  return [imagineCommand(), usageCommand(), editImageCommand()];
+/**
+ * Where a global command may be used: installed to a server or to a person's
+ * account (a user install), in a server, the bot's DM and other DMs and group
+ * DMs. Discord reads both only on global commands.
+ */
+export const EVERYWHERE = {
+  integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
+  contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel],
+};
+
+/**
+ * Every command the bot answers, as registered with Discord: global ones
+ * (the default) work wherever a server or a person installed the app; guild
+ * ones (for development) are that guild's alone.
+ */
+export function allCommands(scope: 'global' | 'guild' = 'global'): RESTPostAPIApplicationCommandsJSONBody[] {
+  const commands = [imagineCommand(), usageCommand(), editImageCommand()];
+  return scope === 'global' ? commands.map((command) => ({ ...command, ...EVERYWHERE })) : commands;
 }
 
 export interface ImagineRequest {

@@ -12,15 +12,39 @@ import type {
   UploadFile,
   UploadReceipt,
 } from '@genbot/core/surface';
-import type { InteractionWebhook, Message } from 'discord.js';
+import { copy } from '@genbot/core/copy';
+import { type InteractionWebhook, type Message, MessageFlags } from 'discord.js';
 import type { ChannelSurface } from './channel-surface.js';
 import { discordCall } from './discord-errors.js';
 import { discordLimits } from './limits.js';
 import { actionRows } from './results/action-rows.js';
 import { toUploads, uploadReceipt } from './uploads.js';
+import { interactionOnly } from './user-install.js';
 
 /** A call started this close to the token's end might outlive it: the channel takes over a little early. */
 export const TOKEN_MARGIN_MS = 30_000;
+
+/** Follow-ups Discord lets a user-installed app create per interaction (June 2024). */
+export const USER_INSTALL_FOLLOW_UPS = 5;
+
+/**
+ * How the interaction may be answered, read once from its original response
+ * (ingress deferred it before queueing the job): through the channel too, or,
+ * used where the bot is not (only the person's install authorised it),
+ * through the interaction alone.
+ */
+/** What a follow-up shows: text, and a result's files and buttons. */
+interface FollowUpContent {
+  content: string;
+  files?: ReturnType<typeof toUploads>;
+  components?: ReturnType<typeof actionRows>;
+}
+
+interface Reach {
+  interactionOnly: boolean;
+  /** Discord made the answer ephemeral (a server that forbids external apps, or an ephemeral deferral). */
+  ephemeral: boolean;
+}
 
 export interface InteractionSurfaceOptions {
   /** The interaction's webhook (application id and interaction token). */
@@ -53,6 +77,11 @@ export interface InteractionSurfaceOptions {
  * through the interaction webhook, so nothing needs channel permissions while
  * the token lasts. A job that runs past it (a long queue, a restart) answers
  * with plain channel messages instead.
+ *
+ * Used where the bot is not (a user install), the interaction is the only way
+ * to the person: nothing goes to the channel, at most 5 follow-ups are made
+ * (later ones replace the last), and a job about to outlive the token says so
+ * in its answer while it still can.
  */
 export class InteractionSurface implements ChatSurface {
   readonly platform = 'discord';
@@ -67,6 +96,10 @@ export class InteractionSurface implements ChatSurface {
   #originalId: string | undefined;
   /** Whether the deferred response holds a result; unknown (undefined) until this run filled or read it. */
   #originalIsResult: boolean | undefined;
+  #reach: Reach | undefined;
+  /** Follow-ups this run made, the last one last. */
+  readonly #followUps: string[] = [];
+  #toldTimeRunningOut = false;
 
   constructor(options: InteractionSurfaceOptions) {
     this.#webhook = options.webhook;
@@ -81,21 +114,26 @@ export class InteractionSurface implements ChatSurface {
    * Discord's per-channel message limit does not cover an interaction's
    * webhook: its answers count only against the interaction's own. Calls
    * that go to the channel (past the token's life, the Edit image form's
-   * images) count against the channel's.
+   * images) count against the channel's; a user install's never go there.
    */
   paceKey(call: PacedCall, where: ChatTarget): string {
+    if (this.#reach?.interactionOnly === true) return this.#paceKey;
     const inChannel = !this.#tokenLive() || (call === 'upload' && this.#resultsInChannel);
     return inChannel ? where.channelId : this.#paceKey;
   }
 
   async post(target: ChatTarget, text: string): Promise<MessageRef> {
-    if (!this.#tokenLive()) return this.#channel.post(this.#inChannel(target), text);
+    const reach = await this.#reachNow();
+    if (!this.#tokenLive()) {
+      if (!reach.interactionOnly) return this.#channel.post(this.#inChannel(target), text);
+      return this.#timeRunningOut(target);
+    }
     if (this.#originalId === undefined) {
       const original = await this.#fillOriginal({ content: text });
       this.#originalIsResult = false;
       return { channelId: original.channelId, messageId: original.id };
     }
-    const followUp = await discordCall(() => this.#webhook.send({ content: text }));
+    const followUp = await this.#followUp({ content: text });
     return { channelId: followUp.channelId, messageId: followUp.id };
   }
 
@@ -106,7 +144,12 @@ export class InteractionSurface implements ChatSurface {
    * own text: it is left out.
    */
   async edit(message: MessageRef, text: string): Promise<void> {
-    if (!this.#tokenLive()) return this.#channel.edit(message, text);
+    const reach = await this.#reachNow();
+    if (!this.#tokenLive()) {
+      if (!reach.interactionOnly) return this.#channel.edit(message, text);
+      await this.#timeRunningOut(message);
+      return;
+    }
     if (await this.#holdsResult(message.messageId)) return;
     await discordCall(() => this.#webhook.editMessage(message.messageId, { content: text }));
   }
@@ -117,17 +160,24 @@ export class InteractionSurface implements ChatSurface {
     comment: string,
     buttons: readonly ResultButton[] = [],
   ): Promise<UploadReceipt> {
-    if (this.#resultsInChannel || !this.#tokenLive()) {
+    const reach = await this.#reachNow();
+    if (!reach.interactionOnly && (this.#resultsInChannel || !this.#tokenLive())) {
       return this.#channel.uploadFiles(this.#inChannel(target), files, comment, buttons);
     }
+    if (!this.#tokenLive()) {
+      await this.#timeRunningOut(target);
+      throw new Error('the interaction token ran out before the result could be shown');
+    }
     const result = { content: comment, files: toUploads(files), components: actionRows(buttons) };
-    if (buttons.length > 0 && this.#originalIsResult !== true) {
+    // A form's deferred answer may still be a private progress line: a user install's result takes its place.
+    const fillsOriginal = buttons.length > 0 || (reach.interactionOnly && this.#resultsInChannel);
+    if (fillsOriginal && this.#originalIsResult !== true) {
       // The result replaces the progress line: its text, its files, its buttons.
       const original = await this.#fillOriginal(result);
       this.#originalIsResult = true;
       return uploadReceipt(original);
     }
-    return uploadReceipt(await discordCall(() => this.#webhook.send(result)));
+    return uploadReceipt(await this.#followUp(result));
   }
 
   /** A slash command starts a conversation of its own: nothing before it belongs to it. */
@@ -141,6 +191,53 @@ export class InteractionSurface implements ChatSurface {
 
   download(attachment: AttachmentRef, options: { signal?: AbortSignal } = {}): Promise<DownloadedFile> {
     return this.#channel.download(attachment, options);
+  }
+
+  /**
+   * A follow-up; a user install's past the fifth (Discord refuses a sixth)
+   * replaces the last one instead.
+   */
+  async #followUp(content: FollowUpContent): Promise<Message> {
+    const reach = await this.#reachNow();
+    const last = this.#followUps.at(-1);
+    if (reach.interactionOnly && last !== undefined && this.#followUps.length >= USER_INSTALL_FOLLOW_UPS) {
+      return discordCall(() => this.#webhook.editMessage(last, { ...content, attachments: [] }));
+    }
+    const flags = reach.ephemeral && reach.interactionOnly ? { flags: MessageFlags.Ephemeral as const } : {};
+    const sent = await discordCall(() => this.#webhook.send({ ...content, ...flags }));
+    this.#followUps.push(sent.id);
+    return sent;
+  }
+
+  /**
+   * A user install's job that reaches the token's last moments: the person is
+   * told in the answer, once, while the token still works; nothing later can
+   * reach them.
+   */
+  async #timeRunningOut(where: ChatTarget | MessageRef): Promise<MessageRef> {
+    const ref = { channelId: where.channelId, messageId: this.#originalId ?? '@original' };
+    if (this.#toldTimeRunningOut || this.#now() >= this.#expiresAt) return ref;
+    this.#toldTimeRunningOut = true;
+    const original = await discordCall(() =>
+      this.#webhook.editMessage('@original', { content: copy.interactionTimeRunningOut }),
+    );
+    return { channelId: original.channelId, messageId: original.id };
+  }
+
+  /** How this interaction may be answered; read from its original response on the first call. */
+  async #reachNow(): Promise<Reach> {
+    if (this.#reach !== undefined) return this.#reach;
+    if (this.#now() >= this.#expiresAt) {
+      // Nothing can be read through a dead token: only a job with a channel gets this far.
+      this.#reach = { interactionOnly: false, ephemeral: false };
+      return this.#reach;
+    }
+    const original = await discordCall(() => this.#webhook.fetchMessage('@original'));
+    this.#reach = {
+      interactionOnly: interactionOnly(original.interactionMetadata?.authorizingIntegrationOwners),
+      ephemeral: original.flags.has(MessageFlags.Ephemeral),
+    };
+    return this.#reach;
   }
 
   /** Ingress deferred the interaction before queueing the job, so the deferred response is there to fill. */

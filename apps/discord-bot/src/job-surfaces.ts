@@ -3,6 +3,7 @@ import type { ChatJob, SurfaceFactory } from '@genbot/core/jobs';
 import { type Client, InteractionWebhook } from 'discord.js';
 import { ChannelSurface } from './channel-surface.js';
 import { InteractionSurface } from './interaction-surface.js';
+import type { SeenAttachments } from './seen-attachments.js';
 
 export interface DiscordSurfacesOptions {
   /** A REST client: one that never logged in does (see rest-client.ts); a gateway client does too. */
@@ -11,6 +12,8 @@ export interface DiscordSurfacesOptions {
   applicationId: string;
   /** The bot user, to tell its own messages apart in a thread. */
   selfId: string;
+  /** Attachment URLs ingress saw in interactions where the bot may not read the channel (this process's). */
+  seenAttachments?: SeenAttachments;
   now?: () => number;
 }
 
@@ -30,7 +33,7 @@ export class DiscordSurfaces implements SurfaceFactory {
   constructor(options: DiscordSurfacesOptions) {
     this.#client = options.client;
     this.#applicationId = options.applicationId;
-    this.#channel = new ChannelSurface(options.client, options.selfId);
+    this.#channel = new ChannelSurface(options.client, options.selfId, options.seenAttachments);
     this.#now = options.now;
   }
 

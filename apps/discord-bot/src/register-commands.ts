@@ -8,8 +8,8 @@ import { createRestAgent } from './rest-agent.js';
 
 /**
  * Overwrites the application's commands with ours: guild-scoped (instant, for
- * development) when a guild is given, global (propagates to every guild the
- * bot is in) otherwise.
+ * development) when a guild is given, global otherwise (every guild the bot
+ * is in, and wherever a person installed the app to their account).
  */
 export async function putCommands(options: {
   rest: REST;
@@ -23,7 +23,7 @@ export async function putCommands(options: {
       ? Routes.applicationCommands(applicationId)
       : Routes.applicationGuildCommands(applicationId, guildId);
   try {
-    await rest.put(route, { body: allCommands() });
+    await rest.put(route, { body: allCommands(guildId === undefined ? 'global' : 'guild') });
   } catch (error) {
     const mapped = toChatError(error);
     if (mapped instanceof DiscordCallError && mapped.status === 401) throw new Error(TOKEN_REJECTED);

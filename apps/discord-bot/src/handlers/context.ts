@@ -2,6 +2,8 @@ import type { RefusalNotices } from '@genbot/core/chat';
 import type { Logger } from '@genbot/core/log';
 import type { LoopTurns } from '@genbot/core/time';
 import type { JobIntake, ResultPresses, UsageReporter } from '@genbot/core/jobs';
+import type { SeenAttachments } from '../seen-attachments.js';
+import type { EditTargets } from './edit-targets.js';
 
 /** The jobs floor as the Discord bot sees it: the intake's one door, `/usage`, and the presses of result buttons. */
 export interface DiscordJobs {
@@ -16,5 +18,9 @@ export interface IngressContext extends DiscordJobs {
   notices: RefusalNotices;
   /** Each delivery the bot answers waits its turn of the event loop (`BotRuntime.turns`). */
   turns: LoopTurns;
+  /** Edit image's messages where the bot cannot fetch them (user installs), until their form comes back. */
+  editTargets: EditTargets;
+  /** Results' attachment URLs as presses showed them where the bot cannot read the channel. */
+  seenAttachments: SeenAttachments;
   logger: Logger;
 }

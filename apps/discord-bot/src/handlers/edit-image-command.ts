@@ -6,6 +6,8 @@ import { editForm } from '@genbot/core/jobs';
 import { editModal } from '../results/edit-form.js';
 import { formId } from '../results/form-ids.js';
 import { messageAttachments } from '../thread-message.js';
+import { interactionOnly } from '../user-install.js';
+import type { EditTargets } from './edit-targets.js';
 import { openForm } from './open-form.js';
 import { answerPrivately } from './private-answer.js';
 
@@ -16,6 +18,7 @@ import { answerPrivately } from './private-answer.js';
  */
 export async function openMessageEditForm(
   interaction: MessageContextMenuCommandInteraction,
+  editTargets: EditTargets,
   logger: Logger,
 ): Promise<void> {
   const target = interaction.targetMessage;
@@ -24,6 +27,8 @@ export async function openMessageEditForm(
     await answerPrivately(interaction, copy.editCommandNoImage, logger);
     return;
   }
+  // Where the bot is not, the form's answer cannot fetch the message: it is kept from the command.
+  if (interactionOnly(interaction.authorizingIntegrationOwners)) editTargets.remember(interaction.id, target);
   const customId = formId({ kind: 'message', openedBy: interaction.id, messageId: target.id });
   await openForm(interaction, editModal(customId, editForm(customId)), logger);
 }

@@ -8,7 +8,9 @@ import { INTERACTION_TOKEN_MS } from '../imagine-job.js';
 import { formJobId } from '../job-ids.js';
 import { messageEditJob } from '../results/message-edit-job.js';
 import type { IngressContext } from './context.js';
-import { answerPrivately, answerRefusal } from './private-answer.js';
+import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private-answer.js';
+import { answersMustBePrivate, interactionOnly } from '../user-install.js';
+import { tellBeforeTokenEnds } from './token-end.js';
 
 const UNKNOWN_MESSAGE = 10008;
 
@@ -38,15 +40,19 @@ async function submitMessageEdit(
   context: IngressContext,
   logger: Logger,
 ): Promise<void> {
-  const target = await targetMessage(submit, form.messageId);
+  // Where the bot is not (a user install), the message came with the command, and the result can
+  // only be the form's own answer: public unless the server forbids external apps.
+  const userInstall = interactionOnly(submit.authorizingIntegrationOwners);
+  const target = userInstall ? context.editTargets.take(form.openedBy) : await targetMessage(submit, form.messageId);
   if (target === undefined) {
-    await answerPrivately(submit, copy.editCommandMessageGone, logger);
+    await answerPrivately(submit, userInstall ? copy.editFormForgotten : copy.editCommandMessageGone, logger);
     return;
   }
   const job = messageEditJob({ submit, openedBy: form.openedBy, target, instruction });
+  const privately = !userInstall || answersMustBePrivate(submit);
   const result = await context.intake.submit(job, {
     beforeQueue: async () => {
-      await discordCall(() => submit.deferReply({ flags: MessageFlags.Ephemeral }));
+      await discordCall(() => submit.deferReply(privately ? { flags: MessageFlags.Ephemeral } : {}));
     },
   });
   if (!result.accepted) {
@@ -60,6 +66,7 @@ async function submitMessageEdit(
     return;
   }
   logger.info({ jobId: job.id }, 'Edit image form submitted');
+  tellBeforeTokenEnds({ interaction: submit, jobId: job.id, intake: context.intake, logger });
 }
 
 /**
@@ -76,6 +83,9 @@ async function submitButtonEdit(
   logger: Logger,
 ): Promise<void> {
   const channelId = submit.channelId ?? '';
+  if (submit.message !== null && interactionOnly(submit.authorizingIntegrationOwners)) {
+    context.seenAttachments.remember(submit.message);
+  }
   const answer = await context.presses.submitForm(
     {
       jobId: formJobId(form.openedBy),
@@ -91,13 +101,14 @@ async function submitButtonEdit(
     },
     {
       beforeQueue: async () => {
-        await discordCall(() => submit.deferReply());
+        await discordCall(() => submit.deferReply(publicUnlessForbidden(submit)));
       },
     },
   );
   switch (answer.kind) {
     case 'started':
       logger.info({ position: answer.position }, 'edit form submitted');
+      tellBeforeTokenEnds({ interaction: submit, jobId: formJobId(form.openedBy), intake: context.intake, logger });
       return;
     case 'refused':
       await answerRefusal(submit, answer.answer, logger);

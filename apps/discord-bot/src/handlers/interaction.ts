@@ -7,8 +7,9 @@ import { cacheMentionedMembers, cachedNames, plainText } from '../mentions.js';
 import type { IngressContext } from './context.js';
 import { openMessageEditForm } from './edit-image-command.js';
 import { submitForm } from './form-submit.js';
-import { answerRefusal } from './private-answer.js';
+import { answerRefusal, publicUnlessForbidden } from './private-answer.js';
 import { pressResultButton } from './result-button.js';
+import { tellBeforeTokenEnds } from './token-end.js';
 
 /**
  * Names in the prompt are looked up before the job is submitted, within a
@@ -46,7 +47,7 @@ async function submitImagine(
   const job = imagineJob(interaction, { ...request, prompt });
   const result = await context.intake.submit(job, {
     beforeQueue: async () => {
-      await discordCall(() => interaction.deferReply());
+      await discordCall(() => interaction.deferReply(publicUnlessForbidden(interaction)));
     },
   });
   if (!result.accepted) {
@@ -60,6 +61,7 @@ async function submitImagine(
     return;
   }
   logger.info({ jobId: job.id }, 'imagine command');
+  tellBeforeTokenEnds({ interaction, jobId: job.id, intake: context.intake, logger });
 }
 
 /** `/usage`: this user's usage, to them alone. */
@@ -80,7 +82,7 @@ function answer(interaction: Interaction, context: IngressContext, logger: Logge
     return undefined;
   }
   if (interaction.isMessageContextMenuCommand() && interaction.commandName === EDIT_IMAGE_COMMAND) {
-    return openMessageEditForm(interaction, logger);
+    return openMessageEditForm(interaction, context.editTargets, logger);
   }
   if (interaction.isButton()) return pressResultButton(interaction, context, logger);
   if (interaction.isModalSubmit()) return submitForm(interaction, context, logger);

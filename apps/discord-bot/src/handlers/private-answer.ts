@@ -1,6 +1,7 @@
 import type { Logger } from '@genbot/core/log';
 import { MessageFlags, type RepliableInteraction } from 'discord.js';
 import { DiscordCallError, discordCall } from '../discord-errors.js';
+import { answersMustBePrivate } from '../user-install.js';
 
 const ALREADY_ACKNOWLEDGED = 40060;
 const UNKNOWN_INTERACTION = 10062;
@@ -32,4 +33,13 @@ export async function answerRefusal(interaction: RepliableInteraction, text: str
     return;
   }
   await answerPrivately(interaction, text, logger);
+}
+
+/**
+ * How to defer an answer meant for everyone: publicly, except for a user
+ * install in a server that forbids external apps, where Discord would make it
+ * ephemeral anyway.
+ */
+export function publicUnlessForbidden(interaction: RepliableInteraction): { flags?: MessageFlags.Ephemeral } {
+  return answersMustBePrivate(interaction) ? { flags: MessageFlags.Ephemeral } : {};
 }

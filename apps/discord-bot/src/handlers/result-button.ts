@@ -6,8 +6,10 @@ import { interactionJobId } from '../job-ids.js';
 import { editModal } from '../results/edit-form.js';
 import { formId } from '../results/form-ids.js';
 import type { IngressContext } from './context.js';
+import { interactionOnly } from '../user-install.js';
 import { openForm } from './open-form.js';
-import { answerPrivately, answerRefusal } from './private-answer.js';
+import { tellBeforeTokenEnds } from './token-end.js';
+import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private-answer.js';
 
 /**
  * A press of a result's button, checked (on the bot's own result, in its
@@ -18,6 +20,8 @@ import { answerPrivately, answerRefusal } from './private-answer.js';
  * person, a quota) is private.
  */
 export async function pressResultButton(press: ButtonInteraction, context: IngressContext, logger: Logger) {
+  // Where the bot cannot read the channel, the press is the only place the result's image URLs show.
+  if (interactionOnly(press.authorizingIntegrationOwners)) context.seenAttachments.remember(press.message);
   const answer = await context.presses.press(
     {
       jobId: interactionJobId(press.id),
@@ -32,7 +36,7 @@ export async function pressResultButton(press: ButtonInteraction, context: Ingre
     },
     {
       beforeQueue: async () => {
-        await discordCall(() => press.deferReply());
+        await discordCall(() => press.deferReply(publicUnlessForbidden(press)));
       },
     },
   );
@@ -46,6 +50,7 @@ export async function pressResultButton(press: ButtonInteraction, context: Ingre
       // One interaction id is one job: a repeated delivery was answered the first time.
       if (answer.duplicate) return;
       logger.info({ position: answer.position }, 'result button pressed');
+      tellBeforeTokenEnds({ interaction: press, jobId: interactionJobId(press.id), intake: context.intake, logger });
       return;
     case 'refused':
       await answerRefusal(press, answer.answer, logger);

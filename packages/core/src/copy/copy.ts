@@ -391,6 +391,14 @@ export const copy = {
   formAlreadySent: '⏳ That form was already sent: the edit is on its way.',
   /** Undo on a version that was not made from another one. */
   nothingToUndo: 'There is nothing to undo: this is the first version of the image.',
+  /**
+   * Discord, the app installed to a person's account and used where the bot is not: the answer
+   * can only reach them through the command's own 15 minutes, and those are running out.
+   */
+  interactionTimeRunningOut:
+    '⏳ This is taking longer than Discord lets me answer a command here (15 minutes), so the result will not show up. Please try again in a little while.',
+  /** Discord, a user install: Edit image's form outlived what the bot remembers of the message. */
+  editFormForgotten: '⏳ I lost track of that message while the form was open. Run Edit image on it again.',
   /** The platform refused to open the form because its trigger expired (Slack: 3 s). */
   formTimedOut: '⏳ The form took too long to open. Press Edit again.',
   /** The platform refused to open the form for another reason. */

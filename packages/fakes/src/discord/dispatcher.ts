@@ -27,7 +27,7 @@ export class Dispatcher {
   }
 
   messageDelete(message: MessageRecord): void {
-    if (isEphemeral(message)) return;
+    if (isEphemeral(message) || this.state.channel(message.channelId)?.elsewhere !== undefined) return;
     const guild = inGuild(message.channelId, this.state);
     const d = { id: message.id, channel_id: message.channelId, ...(guild ? { guild_id: this.state.guild.id } : {}) };
     this.gateway.dispatch('MESSAGE_DELETE', this.#guildOf(message.channelId), (session) =>
@@ -49,8 +49,9 @@ export class Dispatcher {
   }
 
   #message(t: string, message: MessageRecord): void {
-    // Ephemeral interaction responses are shown to one user and never reach the gateway.
-    if (isEphemeral(message)) return;
+    // Ephemeral interaction responses are shown to one user and never reach the gateway; nor
+    // does anything said in a server the bot is not in.
+    if (isEphemeral(message) || this.state.channel(message.channelId)?.elsewhere !== undefined) return;
     const full = wireGatewayMessage(message, this.state);
     if (!inGuild(message.channelId, this.state)) {
       // A DM's content is the bot's to read without MessageContent.
@@ -65,8 +66,12 @@ export class Dispatcher {
     });
   }
 
-  /** The guild an event of this channel belongs to; null for a DM, whose events go to shard 0. */
+  /**
+   * The guild an event of this channel belongs to; null for a DM or a server the bot is not in
+   * (no shard holds it), whose events go to shard 0.
+   */
   #guildOf(channelId: string): string | null {
+    if (this.state.channel(channelId)?.elsewhere !== undefined) return null;
     return inGuild(channelId, this.state) ? this.state.guild.id : null;
   }
 }

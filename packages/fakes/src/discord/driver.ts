@@ -349,10 +349,10 @@ export class Driver {
    */
   #command(name: string, type: number, channel: ChannelRecord): CommandRecord | undefined {
     const { state } = this.#ctx;
-    const offered =
-      channel.type === ChannelType.DM
-        ? state.globalCommands.filter((command) => availableInBotDm(command))
-        : [...state.guildCommands, ...state.globalCommands];
+    let offered: CommandRecord[];
+    if (channel.type === ChannelType.DM) offered = state.globalCommands.filter((command) => availableInBotDm(command));
+    else if (channel.elsewhere !== undefined) offered = state.globalCommands.filter(availableToUserInstallInGuild);
+    else offered = [...state.guildCommands, ...state.globalCommands];
     return offered.find((candidate) => candidate.name === name && candidate.type === type);
   }
 
@@ -375,6 +375,19 @@ const BOT_DM_CONTEXT = 1;
 function availableInBotDm(command: CommandRecord): boolean {
   if (command.dm_permission === false) return false;
   return !Array.isArray(command.contexts) || command.contexts.includes(BOT_DM_CONTEXT);
+}
+
+const USER_INSTALL = 1;
+const GUILD_CONTEXT = 0;
+
+/**
+ * In a server the bot is not in, the person's own install offers the global commands made for
+ * user installs (`integration_types` with 1; unset means the server install only) and for
+ * servers (`contexts` with 0; unset means every context).
+ */
+function availableToUserInstallInGuild(command: CommandRecord): boolean {
+  if (!Array.isArray(command.integration_types) || !command.integration_types.includes(USER_INSTALL)) return false;
+  return !Array.isArray(command.contexts) || command.contexts.includes(GUILD_CONTEXT);
 }
 
 /** Validates the options like the Discord client would; returns each option's wire type. */

@@ -119,7 +119,9 @@ export class GuildState {
 
   /** Guild text channels, in position order. */
   get channels(): readonly ChannelRecord[] {
-    return [...this.#channels.values()].filter((channel) => channel.type === ChannelType.GuildText);
+    return [...this.#channels.values()].filter(
+      (channel) => channel.type === ChannelType.GuildText && channel.elsewhere === undefined,
+    );
   }
 
   get threads(): readonly ChannelRecord[] {
@@ -160,6 +162,27 @@ export class GuildState {
       ownerId: null,
       createdAt: this.#timestamp(),
       autoArchiveDuration: 1440,
+    };
+    this.#channels.set(channel.id, channel);
+    this.#messages.set(channel.id, []);
+    return channel;
+  }
+
+  /**
+   * A text channel of another server, one the bot is not in, where people use the app installed
+   * to their account; `externalApps: false` is a server that forbids their public answers.
+   */
+  addElsewhereChannel(name: string, options: { externalApps: boolean }): ChannelRecord {
+    const channel: ChannelRecord = {
+      id: this.#ids(),
+      type: ChannelType.GuildText,
+      name,
+      position: 0,
+      parentId: null,
+      ownerId: null,
+      createdAt: this.#timestamp(),
+      autoArchiveDuration: 1440,
+      elsewhere: { guildId: this.#ids(), externalApps: options.externalApps },
     };
     this.#channels.set(channel.id, channel);
     this.#messages.set(channel.id, []);

@@ -112,6 +112,15 @@ export interface DiscordFake {
    */
   dmChannelId(user: UserRef): string;
   /**
+   * A text channel of another server, one the bot is not in, where people use the app installed
+   * to their own account: interactions there come with only the person's install
+   * (`authorizing_integration_owners` `{"1": userId}`, `context` 0); the bot gets no other event
+   * from it, its REST calls on the channel are refused (50001 Missing Access), an interaction
+   * may create at most 5 follow-ups (40094), and with `externalApps: false` (the server withholds
+   * Use External Apps) every answer is ephemeral.
+   */
+  elsewhereChannelId(name: string, options?: { externalApps?: boolean }): string;
+  /**
    * Moves the fake's clock forward: messages, interactions and IDs made from now on carry the later
    * time, as if that much time had passed (deadlines and token lifetimes keep real time).
    */
@@ -264,6 +273,8 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
       return channel.id;
     },
     dmChannelId: (user) => state.dmChannel(state.user(user)).id,
+    elsewhereChannelId: (name, options = {}) =>
+      state.addElsewhereChannel(name, { externalApps: options.externalApps ?? true }).id,
     advanceClock: (ms) => {
       clockOffsetMs += ms;
     },

@@ -24,6 +24,12 @@ export interface ChannelRecord {
   readonly autoArchiveDuration: number;
   /** A DM's person (the bot is the other side); absent for guild channels and threads. */
   readonly recipientId?: string;
+  /**
+   * A text channel of a server the bot is not in, where a person uses the app installed to
+   * their account: the bot sees no events there and may not read or post in it. Whether the
+   * server lets its members' apps answer publicly (Use External Apps).
+   */
+  readonly elsewhere?: { readonly guildId: string; readonly externalApps: boolean };
 }
 
 export interface AttachmentRecord {

@@ -16,6 +16,20 @@ export const EVERYONE_PERMISSIONS = Object.values(Permission)
   .reduce((all, bit) => all | bit, 0n)
   .toString();
 
+/**
+ * Use External Apps: lets a member's own (user-installed) apps answer publicly in a server
+ * that has not installed them; without it their answers are ephemeral.
+ */
+export const USE_EXTERNAL_APPS = 1n << 50n;
+
+/**
+ * An app's permissions where only its interactions reach (no bot in the server): what an
+ * interaction response can use, as Discord computes them for apps without a bot user.
+ */
+export const INTERACTION_ONLY_PERMISSIONS = [Permission.EmbedLinks, Permission.AttachFiles, 1n << 17n, 1n << 18n]
+  .reduce((all, bit) => all | bit, 0n)
+  .toString();
+
 /** Gateway intent bits the fake acts on. */
 export const Intent = {
   Guilds: 1 << 0,

@@ -9,7 +9,7 @@ import {
   type MessageRecord,
   type UserRecord,
 } from './model.js';
-import { EVERYONE_PERMISSIONS } from './permissions.js';
+import { EVERYONE_PERMISSIONS, INTERACTION_ONLY_PERMISSIONS, USE_EXTERNAL_APPS } from './permissions.js';
 
 /** JSON as Discord sends it. Built here only, from the state records. */
 export type Json = Record<string, unknown>;
@@ -69,7 +69,7 @@ export function wireChannel(channel: ChannelRecord, state: GuildState): Json {
   const base: Json = {
     id: channel.id,
     type: channel.type,
-    guild_id: state.guild.id,
+    guild_id: guildIdOf(channel.id, state),
     name: channel.name,
     last_message_id: messages.at(-1)?.id ?? null,
     rate_limit_per_user: 0,
@@ -159,13 +159,13 @@ export function wireMessage(message: MessageRecord, state: GuildState, depth = 0
             type: 0,
             message_id: message.reference.messageId,
             channel_id: message.reference.channelId,
-            ...(inGuild(message.channelId, state) ? { guild_id: state.guild.id } : {}),
+            ...(inGuild(message.channelId, state) ? { guild_id: guildIdOf(message.channelId, state) } : {}),
           },
           referenced_message: referenced && depth === 0 ? wireMessage(referenced, state, depth + 1) : null,
         }),
     ...(message.interaction === null
       ? {}
-      : wireMessageInteraction(message.interaction, message.author, state, inGuild(message.channelId, state))),
+      : wireMessageInteraction(message.interaction, message.author, state, message.channelId)),
     // Messages in threads carry their position in the thread.
     ...(state.channel(message.channelId)?.parentId
       ? { position: state.messages(message.channelId).indexOf(message) }
@@ -181,36 +181,52 @@ function wireMessageInteraction(
   meta: InteractionMetadataRecord,
   author: UserRecord,
   state: GuildState,
-  guild: boolean,
+  channelId: string,
 ): Json {
   const user = wireUser(state.findUser(meta.userId) ?? author);
   const legacy =
     meta.commandName === undefined
       ? {}
       : { interaction: { id: meta.interactionId, type: meta.type, name: meta.commandName, user } };
-  return { interaction_metadata: wireInteractionMetadata(meta, author, state, guild), ...legacy };
+  const owners = integrationOwners(channelId, meta.userId, state);
+  return { interaction_metadata: wireInteractionMetadata(meta, author, state, owners), ...legacy };
 }
 
 function wireInteractionMetadata(
   meta: InteractionMetadataRecord,
   author: UserRecord,
   state: GuildState,
-  guild: boolean,
+  owners: Json,
 ): Json {
   return {
     id: meta.interactionId,
     type: meta.type,
     user: wireUser(state.findUser(meta.userId) ?? author),
-    // The guild install authorises it; in the bot's DM that install is named "0".
-    authorizing_integration_owners: { '0': guild ? state.guild.id : '0' },
+    authorizing_integration_owners: owners,
     ...(meta.commandName === undefined ? {} : { name: meta.commandName, command_type: meta.commandType }),
     ...(meta.targetMessageId === undefined ? {} : { target_message_id: meta.targetMessageId }),
     ...(meta.interactedMessageId === undefined ? {} : { interacted_message_id: meta.interactedMessageId }),
     ...(meta.trigger === undefined
       ? {}
-      : { triggering_interaction_metadata: wireInteractionMetadata(meta.trigger, author, state, guild) }),
+      : { triggering_interaction_metadata: wireInteractionMetadata(meta.trigger, author, state, owners) }),
     ...(meta.originalResponseMessageId == null ? {} : { original_response_message_id: meta.originalResponseMessageId }),
   };
+}
+
+/**
+ * Who authorises an interaction in a channel: the guild install ("0", the guild's id; named
+ * "0" in the bot's DM), or in a server the bot is not in only the person's own install
+ * ("1", their user id).
+ */
+export function integrationOwners(channelId: string, userId: string, state: GuildState): Json {
+  const channel = state.channel(channelId);
+  if (channel?.elsewhere !== undefined) return { '1': userId };
+  return { '0': channel?.type === ChannelType.DM ? '0' : state.guild.id };
+}
+
+/** The server a guild channel belongs to: the fake guild's, or another server's (a user install's). */
+export function guildIdOf(channelId: string, state: GuildState): string {
+  return state.channel(channelId)?.elsewhere?.guildId ?? state.guild.id;
 }
 
 /** Whether a channel is the guild's (a channel or thread), not a DM. */
@@ -415,16 +431,21 @@ export function wireInteraction(
     }
   }
   // In the bot's DM there is no guild or member: the person comes as `user`, and the guild
-  // install that authorises the command is named "0".
+  // install that authorises the command is named "0". In a server the bot is not in, only the
+  // person's own install ("1", their user id) authorises it, and the member's Use External
+  // Apps says whether the answers may be public.
+  const elsewhere = channel?.elsewhere;
+  const guildId = elsewhere?.guildId ?? state.guild.id;
+  const memberPermissions = BigInt(EVERYONE_PERMISSIONS) | (elsewhere?.externalApps ? USE_EXTERNAL_APPS : 0n);
   const place =
     channel?.type === ChannelType.DM
       ? { user: wireUser(interaction.user), authorizing_integration_owners: { '0': '0' }, context: 1 }
       : {
-          guild_id: state.guild.id,
-          guild: { id: state.guild.id, locale: 'en-US', features: [] },
-          member: { ...wireMember(interaction.user), permissions: EVERYONE_PERMISSIONS },
+          guild_id: guildId,
+          guild: { id: guildId, locale: 'en-US', features: [] },
+          member: { ...wireMember(interaction.user), permissions: memberPermissions.toString() },
           guild_locale: 'en-US',
-          authorizing_integration_owners: { '0': state.guild.id },
+          authorizing_integration_owners: integrationOwners(interaction.channelId, interaction.user.id, state),
           context: 0,
         };
   return {
@@ -437,7 +458,7 @@ export function wireInteraction(
     channel: channel ? wireChannel(channel, state) : undefined,
     token: interaction.token,
     version: 1,
-    app_permissions: EVERYONE_PERMISSIONS,
+    app_permissions: elsewhere === undefined ? EVERYONE_PERMISSIONS : INTERACTION_ONLY_PERMISSIONS,
     locale: 'en-US',
     entitlements: [],
     attachment_size_limit: attachmentSizeLimit,

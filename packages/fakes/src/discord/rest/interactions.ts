@@ -53,7 +53,7 @@ export function interactionRoutes(ctx: FakeContext): Hono {
         const data = parseBody(messagePayloadSchema, callback.data ?? {});
         message = editMessage(ctx, interactedMessageOr404(ctx, interaction), data, body.files);
       } else {
-        const data = parseBody(messagePayloadSchema, callback.data ?? {});
+        const data = forcedEphemeral(ctx, interaction, parseBody(messagePayloadSchema, callback.data ?? {}));
         ephemeral = ((data.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
         const response = responseShape(ctx, interaction);
         if (callback.type === CallbackType.ChannelMessageWithSource) {
@@ -93,7 +93,10 @@ export function interactionRoutes(ctx: FakeContext): Hono {
     .post('/webhooks/:applicationId/:token', async (c) => {
       const interaction = webhookInteractionOr404(ctx, c.req.param('applicationId'), c.req.param('token'));
       const body = await readRequestBody(c.req.raw, ctx.attachmentSizeLimit);
-      const payload = parseBody(messagePayloadSchema, body.payload);
+      const payload = forcedEphemeral(ctx, interaction, parseBody(messagePayloadSchema, body.payload));
+      if (userInstallOnly(ctx, interaction) && interaction.followUpMessageIds.length >= USER_INSTALL_FOLLOW_UPS) {
+        throw new DiscordHttpError(400, 40094, 'This interaction has hit the maximum number of follow up messages');
+      }
       const message = postMessage(ctx, {
         channelId: interaction.channelId,
         author: ctx.state.botUser,
@@ -122,6 +125,28 @@ export function interactionRoutes(ctx: FakeContext): Hono {
       ctx.events.messageDelete(message);
       return c.body(null, 204);
     });
+}
+
+/** Follow-ups an interaction may create when only a person's own install authorises it (June 2024). */
+const USER_INSTALL_FOLLOW_UPS = 5;
+
+/** Whether the interaction happened in a server the bot is not in: only the person's install authorises it. */
+function userInstallOnly(ctx: FakeContext, interaction: InteractionRecord): boolean {
+  return ctx.state.channel(interaction.channelId)?.elsewhere !== undefined;
+}
+
+/**
+ * A server that withholds Use External Apps still lets its members use their own apps, but
+ * every answer of an app it has not installed is ephemeral, whatever the app asked for.
+ */
+function forcedEphemeral<T extends { flags?: number | null | undefined }>(
+  ctx: FakeContext,
+  interaction: InteractionRecord,
+  payload: T,
+): T {
+  const elsewhere = ctx.state.channel(interaction.channelId)?.elsewhere;
+  if (elsewhere === undefined || elsewhere.externalApps) return payload;
+  return { ...payload, flags: (payload.flags ?? 0) | MessageFlags.Ephemeral };
 }
 
 /** Which callbacks Discord takes for each kind of interaction. */
