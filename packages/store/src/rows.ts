@@ -4,6 +4,7 @@ import {
   type JobRecord,
   type JobStep,
   type JsonValue,
+  type SettingChange,
   type UsageTotals,
   versionRef,
 } from '@genbot/core/store';
@@ -196,6 +197,44 @@ const settingRow = z.object({ level: z.enum(['workspace', 'channel', 'user']), v
 
 export function parseSetting(row: unknown): z.output<typeof settingRow> {
   return parseRow('settings', settingRow, row);
+}
+
+const namedSettingRow = settingRow.extend({ name: z.string() });
+
+export function parseNamedSetting(row: unknown): z.output<typeof namedSettingRow> {
+  return parseRow('settings', namedSettingRow, row);
+}
+
+const optionalJsonText = jsonText.nullable().transform((value) => (value === null ? undefined : value));
+
+const settingChangeRow = z
+  .object({
+    platform,
+    workspace_id: workspace,
+    level: z.enum(['workspace', 'channel']),
+    target_id: z.string(),
+    name: z.string(),
+    previous: optionalJsonText,
+    value: optionalJsonText,
+    changed_by: z.string(),
+    changed_at: timestamp,
+  })
+  .transform(
+    (row): SettingChange => ({
+      scope:
+        row.level === 'channel'
+          ? { level: 'channel', platform: row.platform, workspaceId: row.workspace_id, channelId: row.target_id }
+          : { level: 'workspace', platform: row.platform, workspaceId: row.workspace_id },
+      name: row.name,
+      previous: row.previous,
+      value: row.value,
+      by: row.changed_by,
+      at: row.changed_at,
+    }),
+  );
+
+export function parseSettingChange(row: unknown): SettingChange {
+  return parseRow('setting_changes', settingChangeRow, row);
 }
 
 const attachmentsText = jsonText.pipe(

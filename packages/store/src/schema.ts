@@ -75,6 +75,21 @@ export interface UsageLedgerTable {
   recorded_at: Timestamp;
 }
 
+export interface SettingChangesTable {
+  id: string;
+  platform: string;
+  workspace_id: string;
+  level: string;
+  target_id: string;
+  name: string;
+  /** JSON; null: the setting had no value */
+  previous: string | null;
+  /** JSON; null: a reset */
+  value: string | null;
+  changed_by: string;
+  changed_at: Timestamp;
+}
+
 export interface SettingsTable {
   platform: string;
   workspace_id: string;
@@ -114,5 +129,6 @@ export interface Database {
   image_versions: ImageVersionsTable;
   usage_ledger: UsageLedgerTable;
   settings: SettingsTable;
+  setting_changes: SettingChangesTable;
   thread_messages: ThreadMessagesTable;
 }

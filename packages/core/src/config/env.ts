@@ -17,6 +17,20 @@ export function envString(env: Env, name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
+/** A comma-separated list; blanks around and between items are dropped, as are repeats. */
+export function envList(env: Env, name: string): string[] {
+  const value = envString(env, name);
+  if (value === undefined) return [];
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    ),
+  ];
+}
+
 /** The error for a variable that something needs and that is unset; `why` says what needs it. */
 export function missingEnv(name: string, why: string): ConfigError {
   return invalid(name, `is required ${why}`);

@@ -9,6 +9,7 @@ export {
 export {
   envChoice,
   envInteger,
+  envList,
   envPort,
   envString,
   envUrl,

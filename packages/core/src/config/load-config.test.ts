@@ -30,10 +30,53 @@ describe('loadConfig', () => {
       reply: { maxChars: 40_000 },
       chat: { system: undefined, maxTokens: 4_096, userIdKey: undefined, tools: true },
       quota: { imagesPerDay: undefined, chatTokensPerDay: undefined },
+      operator: {
+        chatModels: [DEFAULT_MODELS.chat],
+        imageModels: [DEFAULT_MODELS.image],
+        chatModel: DEFAULT_MODELS.chat,
+        imageModel: DEFAULT_MODELS.image,
+        systemPrompt: undefined,
+        budgetImagesPerDay: undefined,
+        budgetChatTokensPerDay: undefined,
+      },
+      adminUserIds: [],
       retentionDays: 30,
       logLevel: 'info',
       secrets: [],
     });
+  });
+
+  it('reads the model lists, admins and budgets; the first listed model is the default', () => {
+    const config = loadConfig({
+      CHAT_MODELS: 'chat-a, chat-b,,chat-a',
+      IMAGE_MODELS: 'image-a,image-b',
+      IMAGE_MODEL: 'image-b',
+      ADMIN_USER_IDS: 'U1,123456789012345678',
+      BUDGET_IMAGES_PER_DAY: '200',
+      BUDGET_CHAT_TOKENS_PER_DAY: '1000000',
+      CHAT_SYSTEM_PROMPT: 'You are Ada.',
+    });
+    expect(config.service).toMatchObject({ chatModel: 'chat-a', imageModel: 'image-b' });
+    expect(config.operator).toEqual({
+      chatModels: ['chat-a', 'chat-b'],
+      imageModels: ['image-a', 'image-b'],
+      chatModel: 'chat-a',
+      imageModel: 'image-b',
+      systemPrompt: 'You are Ada.',
+      budgetImagesPerDay: 200,
+      budgetChatTokensPerDay: 1_000_000,
+    });
+    expect(config.adminUserIds).toEqual(['U1', '123456789012345678']);
+  });
+
+  it('stops at start when a model is missing from its list, naming both variables', () => {
+    const error = errorOf(() => loadConfig({ CHAT_MODEL: 'chat-z', CHAT_MODELS: 'chat-a,chat-b' }));
+    expect(error.message).toContain('CHAT_MODEL');
+    expect(error.message).toContain('CHAT_MODELS');
+    expect(errorOf(() => loadConfig({ IMAGE_MODEL: 'x', IMAGE_MODELS: 'y' })).message).toMatch(
+      /IMAGE_MODEL .*IMAGE_MODELS/,
+    );
+    expect(errorOf(() => loadConfig({ BUDGET_IMAGES_PER_DAY: 'lots' })).message).toContain('BUDGET_IMAGES_PER_DAY');
   });
 
   it("reads every variable of core's and collects the secrets", () => {
@@ -75,6 +118,8 @@ describe('loadConfig', () => {
         tools: false,
       },
       quota: { imagesPerDay: 20, chatTokensPerDay: 0 },
+      operator: expect.objectContaining({ chatModels: ['c'], imageModels: ['i'], systemPrompt: expect.any(String) }),
+      adminUserIds: [],
       retentionDays: 7,
       logLevel: 'debug',
       secrets: ['k-1'],

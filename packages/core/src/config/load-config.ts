@@ -1,5 +1,7 @@
+import type { OperatorSettings } from '../settings/catalogue.js';
+import { ConfigError } from './config-error.js';
 import { DEFAULT_MODELS } from './default-models.js';
-import { type Env, envChoice, envInteger, envString, envUrl, missingEnv } from './env.js';
+import { type Env, envChoice, envInteger, envList, envString, envUrl, missingEnv } from './env.js';
 
 /** Where the content-generation service is: both or neither of address and key. */
 export interface ServiceEndpoint {
@@ -60,6 +62,10 @@ export interface CoreConfig {
   reply: ReplyConfig;
   chat: ConversationConfig;
   quota: QuotaConfig;
+  /** CHAT_MODELS, IMAGE_MODELS, BUDGET_*: what channels and workspaces may choose, and the budgets' ceilings. */
+  operator: OperatorSettings;
+  /** ADMIN_USER_IDS: who may change settings everywhere, besides each platform's own admins. */
+  adminUserIds: readonly string[];
   /** RETENTION_DAYS: job inputs, image versions and cached thread messages older than this are swept. */
   retentionDays: number;
   logLevel: LogLevel;
@@ -91,6 +97,26 @@ function endpointOf(env: Env): ServiceEndpoint | undefined {
 }
 
 /**
+ * A model variable and the list a channel may choose from: the list's first
+ * is the default when the variable is unset, and a default missing from its
+ * list is refused at start, naming both.
+ */
+function modelChoice(env: Env, single: string, list: string, fallback: string): { model: string; models: string[] } {
+  const models = envList(env, list);
+  const model = envString(env, single) ?? models[0] ?? fallback;
+  if (models.length === 0) return { model, models: [model] };
+  if (!models.includes(model)) {
+    throw new ConfigError(
+      `${single} (${model}) is not one of ${list} (${models.join(', ')}): add it to ${list} or pick one of them.`,
+      {
+        variable: single,
+      },
+    );
+  }
+  return { model, models };
+}
+
+/**
  * The service and logging variables of CONTRACT.md, read and checked once. Besides them,
  * GENAI_IMAGE_TIMEOUT_MS, GENAI_TEXT_TIMEOUT_MS and GENAI_STREAM_TIMEOUT_MS tune the service
  * timeouts, GENAI_MAX_RESPONSE_BYTES caps its answers, and REPLY_MAX_CHARS bounds a reply;
@@ -100,11 +126,14 @@ function endpointOf(env: Env): ServiceEndpoint | undefined {
 export function loadConfig(env: Env): CoreConfig {
   const endpoint = endpointOf(env);
   const apiKey = envString(env, 'GENAI_API_KEY');
+  const chat = modelChoice(env, 'CHAT_MODEL', 'CHAT_MODELS', DEFAULT_MODELS.chat);
+  const image = modelChoice(env, 'IMAGE_MODEL', 'IMAGE_MODELS', DEFAULT_MODELS.image);
+  const system = envString(env, 'CHAT_SYSTEM_PROMPT');
   return {
     service: {
       endpoint,
-      chatModel: envString(env, 'CHAT_MODEL') ?? DEFAULT_MODELS.chat,
-      imageModel: envString(env, 'IMAGE_MODEL') ?? DEFAULT_MODELS.image,
+      chatModel: chat.model,
+      imageModel: image.model,
       textModel: envString(env, 'TEXT_MODEL') ?? DEFAULT_MODELS.text,
       imageTimeoutMs: envInteger(env, 'GENAI_IMAGE_TIMEOUT_MS', {
         fallback: DEFAULT_IMAGE_TIMEOUT_MS,
@@ -132,7 +161,7 @@ export function loadConfig(env: Env): CoreConfig {
       }),
     },
     chat: {
-      system: envString(env, 'CHAT_SYSTEM_PROMPT'),
+      system,
       maxTokens: envInteger(env, 'CHAT_MAX_TOKENS', {
         fallback: DEFAULT_CHAT_MAX_TOKENS,
         min: 1,
@@ -146,6 +175,16 @@ export function loadConfig(env: Env): CoreConfig {
       imagesPerDay: optionalCount(env, 'QUOTA_IMAGES_PER_DAY', 'a number of images'),
       chatTokensPerDay: optionalCount(env, 'QUOTA_CHAT_TOKENS_PER_DAY', 'a number of tokens'),
     },
+    operator: {
+      chatModels: chat.models,
+      imageModels: image.models,
+      chatModel: chat.model,
+      imageModel: image.model,
+      systemPrompt: system,
+      budgetImagesPerDay: optionalCount(env, 'BUDGET_IMAGES_PER_DAY', 'a number of images'),
+      budgetChatTokensPerDay: optionalCount(env, 'BUDGET_CHAT_TOKENS_PER_DAY', 'a number of tokens'),
+    },
+    adminUserIds: envList(env, 'ADMIN_USER_IDS'),
     retentionDays: envInteger(env, 'RETENTION_DAYS', {
       fallback: DEFAULT_RETENTION_DAYS,
       min: 1,

@@ -4,6 +4,7 @@ import { ASPECT_RATIOS } from '../genai/types.js';
 import type { JobRejectionReason } from '../scheduling/job-rejected-error.js';
 import type { UnavailableReason } from '../files/attachment-unavailable.js';
 import type { LeftOutFile } from '../files/model-content.js';
+import type { JsonValue } from '../store/json.js';
 import type { Platform } from '../surface/platform.js';
 
 /**
@@ -77,6 +78,49 @@ function about(seconds: number): string {
 }
 
 /** `1 image`, `3 images`, `12,000 chat tokens`. */
+const WORKSPACE_WORDS: Readonly<Record<Platform, string>> = { slack: 'workspace', discord: 'server' };
+const ADMIN_WORDS: Readonly<Record<Platform, { channel: string; workspace: string }>> = {
+  slack: { channel: 'workspace admins and owners', workspace: 'workspace admins and owners' },
+  discord: { channel: 'members with Manage Channels or Manage Server', workspace: 'members with Manage Server' },
+};
+
+/** A setting's change as the answers tell it. */
+export interface SettingChangeWords {
+  name: string;
+  level: 'channel' | 'workspace';
+  platform: Platform;
+  previous: JsonValue | undefined;
+  value: JsonValue | undefined;
+  /** Where the value comes from after a reset. */
+  inheritsFrom?: 'channel' | 'workspace' | 'default';
+}
+
+export interface SettingsShown {
+  platform: Platform;
+  dm: boolean;
+  values: readonly { name: string; value: JsonValue | undefined; from: 'channel' | 'workspace' | 'default' }[];
+  changes: readonly (SettingChangeWords & { by: string; at: Date })[];
+  mayChange: boolean;
+}
+
+function settingValue(value: JsonValue | undefined): string {
+  if (value === undefined || value === null) return 'not set';
+  if (typeof value === 'boolean') return value ? '`on`' : '`off`';
+  if (typeof value === 'string') return `\`${value.length > 80 ? `${value.slice(0, 79)}…` : value}\``;
+  return `\`${JSON.stringify(value)}\``;
+}
+
+function levelWords(change: { level: 'channel' | 'workspace'; platform: Platform }): string {
+  return change.level === 'channel' ? 'in this channel' : `for the whole ${WORKSPACE_WORDS[change.platform]}`;
+}
+
+/** Where an effective value comes from, in words. */
+export function sourceWords(from: 'channel' | 'workspace' | 'default', platform: Platform): string {
+  if (from === 'channel') return 'set for this channel';
+  if (from === 'workspace') return `from the ${WORKSPACE_WORDS[platform]}`;
+  return 'default';
+}
+
 function amount(quota: 'images' | 'chat tokens', count: number): string {
   const number = count.toLocaleString('en-US');
   if (quota === 'images') return `${number} image${count === 1 ? '' : 's'}`;
@@ -332,6 +376,60 @@ export const copy = {
     `\`${name}\` may be at most ${max.toLocaleString('en-US')} characters; this one is ${length.toLocaleString('en-US')}. Nothing changed.`,
   settingEmpty: (name: string): string =>
     `Give \`${name}\` a value, or use \`reset\` to go back to the default. Nothing changed.`,
+  settingUnknown: (name: string, names: readonly string[]): string =>
+    `There is no setting \`${name}\`. The settings are: ${names.map((each) => `\`${each}\``).join(', ')}.`,
+  settingWorkspaceOnly: (name: string, platform: Platform): string =>
+    `\`${name}\` is set for the whole ${WORKSPACE_WORDS[platform]} only: add \`--workspace\`${platform === 'discord' ? ' (`scope: server`)' : ''}. Nothing changed.`,
+  settingsNotAllowed: (level: 'channel' | 'workspace', platform: Platform): string =>
+    level === 'channel'
+      ? `Only ${ADMIN_WORDS[platform].channel} can change this channel's settings. Nothing changed.`
+      : `Only ${ADMIN_WORDS[platform].workspace} can change the ${WORKSPACE_WORDS[platform]}'s settings. Nothing changed.`,
+  settingsNotInDm: (platform: Platform): string =>
+    platform === 'discord'
+      ? 'A DM has no settings of its own: change them in a server channel. Nothing changed.'
+      : "A DM has no channel settings: add `--workspace` to change the workspace's. Nothing changed.",
+  settingChanged: (change: SettingChangeWords): string =>
+    `✅ \`${change.name}\` ${levelWords(change)} is now ${settingValue(change.value)} (was ${settingValue(change.previous)}).`,
+  settingReset: (change: SettingChangeWords): string =>
+    change.previous === undefined
+      ? `\`${change.name}\` had no value ${levelWords(change)}; nothing to reset.`
+      : `✅ \`${change.name}\` ${levelWords(change)} is reset (was ${settingValue(change.previous)}); it is now ${sourceWords(change.inheritsFrom ?? 'default', change.platform)}.`,
+  settingsUnchanged: 'Nothing changed: the form held the values already set.',
+  settingsSaved: (changes: readonly SettingChangeWords[]): string =>
+    `✅ Saved: ${changes.map((change) => `\`${change.name}\` ${change.value === undefined ? 'reset' : `→ ${settingValue(change.value)}`}`).join(', ')}.`,
+  /** `/genbot show`: each effective value, where it comes from, and the latest changes. */
+  settingsShown: (shown: SettingsShown): string => {
+    const lines = shown.values.map(
+      (entry) => `• \`${entry.name}\`: ${settingValue(entry.value)} _(${sourceWords(entry.from, shown.platform)})_`,
+    );
+    const changes = shown.changes.map(
+      (change) =>
+        `• ${change.at.toISOString().slice(0, 16).replace('T', ' ')} UTC, <@${change.by}>: \`${change.name}\` ${levelWords(change)} ${change.value === undefined ? 'reset' : `→ ${settingValue(change.value)}`}`,
+    );
+    return [
+      `*genbot's settings ${shown.dm ? 'in this DM' : 'in this channel'}*`,
+      ...lines,
+      ...(changes.length === 0 ? [] : ['*Latest changes*', ...changes]),
+      shown.mayChange
+        ? '_Change one with `/genbot set NAME VALUE` (add `--workspace` for every channel), or `/genbot reset NAME`._'
+        : '_Only admins can change these._',
+    ].join('\n');
+  },
+  genbotHelp:
+    "Use `/genbot` for the settings form, `/genbot show` for this channel's settings, `/genbot set NAME VALUE [--workspace]` or `/genbot reset NAME [--workspace]`.",
+  /** `enabled` is off where a mention or command came from; `/genbot` still works there. */
+  disabledHere: 'genbot is turned off in this channel. An admin can turn it on with `/genbot set enabled on`.',
+  /** A workspace's (server's) daily budget is used up, or the request would pass it; nothing was sent to the service. */
+  budgetReached: (
+    budget: 'images' | 'chat tokens',
+    limit: number,
+    left: number,
+    platform: Platform,
+    resetsInSeconds: number,
+  ): string =>
+    left > 0
+      ? `🛑 That would pass this ${WORKSPACE_WORDS[platform]}'s daily budget: ${amount(budget, left)} left of ${amount(budget, limit)}. Ask for fewer, or wait until midnight UTC, in ${about(resetsInSeconds)}.`
+      : `🛑 This ${WORKSPACE_WORDS[platform]} has used its ${amount(budget, limit)} for today. The budget resets at midnight UTC, in ${about(resetsInSeconds)}.`,
 
   uploadFailed: "⚠️ The images were made but couldn't be uploaded here. Trying again may help.",
 

@@ -11,4 +11,23 @@ export {
   type SettingName,
   workspaceOnly,
 } from './catalogue.js';
+export {
+  changeRefusal,
+  type GenbotContext,
+  type GenbotRequest,
+  parseGenbotText,
+  runGenbot,
+} from './genbot-command.js';
+export { type JobSettings, jobSettingsOf } from './job-settings.js';
+export { PlaceSettings, type PlaceSettingsOptions, type SettingsPlace } from './place-settings.js';
 export { type ResolvedSettings, resolveSettings, type SettingSource, type StoredSettings } from './resolve-settings.js';
+export {
+  type FormOutcome,
+  formSettings,
+  type SettingsFormField,
+  type SettingsFormValues,
+  settingsForm,
+  settingText,
+  submitSettingsForm,
+} from './settings-form.js';
+export { mayChange, rightsOf, type SettingsRights } from './who-may-change.js';

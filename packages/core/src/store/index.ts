@@ -28,7 +28,13 @@ export type {
   UsageScope,
   UsageTotals,
 } from './usage-ledger.js';
-export type { ScopedValues, SettingScope, SettingsStore } from './settings-store.js';
+export type {
+  ScopedValues,
+  SettingChange,
+  SettingPlace,
+  SettingScope,
+  SettingsStore,
+} from './settings-store.js';
 export type { CachedThreadMessage, ThreadCacheStore, ThreadCoverage } from './thread-cache-store.js';
 export type { Store, SweepResult } from './store.js';
 export { StoreUnavailableError } from './store-unavailable-error.js';

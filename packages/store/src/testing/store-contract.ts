@@ -561,6 +561,46 @@ export function describeStoreContract(dialect: string, harness: () => StoreHarne
         await store.settings.delete(workspace, 'quota');
         expect(await store.settings.lookup('quota', { platform: 'slack', workspaceId: 'T1' })).toEqual({});
       });
+
+      it("reads a place's settings at once, the channel's beside its workspace's", async () => {
+        await store.settings.put(workspace, 'images', 2);
+        await store.settings.put(workspace, 'chat_model', 'm-a');
+        await store.settings.put(channel, 'images', 3);
+        await store.settings.put({ ...channel, channelId: 'C2' }, 'images', 4);
+        await store.settings.put({ ...workspace, workspaceId: 'T2' }, 'images', 1);
+        expect(await store.settings.place({ platform: 'slack', workspaceId: 'T1', channelId: 'C1' })).toEqual({
+          images: { workspace: 2, channel: 3 },
+          chat_model: { workspace: 'm-a' },
+        });
+        expect(await store.settings.place({ platform: 'slack', workspaceId: 'T1' })).toEqual({
+          images: { workspace: 2 },
+          chat_model: { workspace: 'm-a' },
+        });
+      });
+
+      it('records every change with who, when and the value before, newest first', async () => {
+        const first = await store.settings.change(channel, 'images', 2, 'U1');
+        expect(first).toMatchObject({ previous: undefined, value: 2, by: 'U1' });
+        clock.advance(MINUTE);
+        await store.settings.change(channel, 'images', 3, 'U2');
+        clock.advance(MINUTE);
+        await store.settings.change(workspace, 'system_prompt', 'Be brief.', 'U3');
+        clock.advance(MINUTE);
+        const reset = await store.settings.change(channel, 'images', undefined, 'U1');
+        expect(reset).toMatchObject({ previous: 3, value: undefined });
+        await store.settings.change({ ...channel, channelId: 'C2' }, 'images', 4, 'U9');
+        expect(await store.settings.get(channel, 'images')).toBeUndefined();
+        expect(await store.settings.get(workspace, 'system_prompt')).toBe('Be brief.');
+        const changes = await store.settings.changes({ platform: 'slack', workspaceId: 'T1', channelId: 'C1' }, 3);
+        expect(changes.map(({ name, previous, value, by }) => ({ name, previous, value, by }))).toEqual([
+          { name: 'images', previous: 3, value: undefined, by: 'U1' },
+          { name: 'system_prompt', previous: undefined, value: 'Be brief.', by: 'U3' },
+          { name: 'images', previous: 2, value: 3, by: 'U2' },
+        ]);
+        expect(changes[0]?.scope).toEqual(channel);
+        expect(changes[0]?.at).toEqual(clock.now());
+        expect(changes[1]?.scope).toEqual(workspace);
+      });
     });
 
     describe('thread cache', () => {
