@@ -1,3 +1,4 @@
+import type { PlaceSettings } from '@genbot/core/settings';
 import type { RefusalNotices } from '@genbot/core/chat';
 import type { Logger } from '@genbot/core/log';
 import type { LoopTurns } from '@genbot/core/time';
@@ -10,6 +11,10 @@ export interface DiscordJobs {
   intake: JobIntake;
   usage: UsageReporter;
   presses: ResultPresses;
+  /** Each place's settings (`/genbot`, and what a request is accepted under). */
+  settings: PlaceSettings;
+  /** ADMIN_USER_IDS: who may change settings everywhere, besides the platform's admins. */
+  adminUserIds: readonly string[];
 }
 
 /** What ingress handlers share: the door jobs go through, result buttons, and the `/usage` answer. */

@@ -19,6 +19,7 @@ import type { BotRuntime } from '@genbot/core/runtime';
 import { InProcessJobQueue, type JobLane, type JobQueue } from '@genbot/core/scheduling';
 import type { Store } from '@genbot/core/store';
 import type { ChatModel, ImageModel } from '@genbot/core/surface';
+import { type OperatorSettings, PlaceSettings } from '@genbot/core/settings';
 import type { ReadinessCheck } from '@genbot/health';
 import { openStore } from '@genbot/store';
 import type { Stoppable } from './closing.js';
@@ -70,6 +71,12 @@ export interface JobsOptions {
   logger: Logger;
   /** Daily quotas (default: none). */
   quota?: QuotaConfig | undefined;
+  /**
+   * CHAT_MODELS, IMAGE_MODELS, BUDGET_*: what channels may choose and the budgets' ceilings
+   * (default: `models`' two alone, no budget); ADMIN_USER_IDS (default: none).
+   */
+  operator?: OperatorSettings | undefined;
+  adminUserIds?: readonly string[] | undefined;
   /** Longest reply shown, in characters (default: core's). */
   maxReplyChars?: number | undefined;
   /** CHAT_SYSTEM_PROMPT, CHAT_MAX_TOKENS and the key of the per-user hash (default: core's). */
@@ -97,7 +104,14 @@ export interface Jobs {
   /** The store jobs are recorded in (its threads keep Slack's thread cache). */
   store: Store;
   /** What the bots submit through, `/usage`, and the buttons under results. */
-  botJobs: { intake: JobIntake; usage: LedgerUsageReporter; presses: ResultPresses };
+  botJobs: {
+    intake: JobIntake;
+    usage: LedgerUsageReporter;
+    presses: ResultPresses;
+    /** Each place's settings, and who may change them besides the platform's admins. */
+    settings: PlaceSettings;
+    adminUserIds: readonly string[];
+  };
   /** The in-process queue, when jobs are not shared: tests and benchmarks wait for it to be idle. */
   inProcessQueue: InProcessJobQueue | undefined;
   /** `/readyz`: the database answers. */
@@ -114,6 +128,19 @@ export interface Jobs {
   stopTaking: Stoppable;
   /** Closes the queue and the database: last, after the drain. */
   close: Stoppable;
+}
+
+/** Without CHAT_MODELS and IMAGE_MODELS: the one model of each, and no budget. */
+function operatorOf(models: WorkerModels): OperatorSettings {
+  return {
+    chatModels: [models.chatModel],
+    imageModels: [models.imageModel],
+    chatModel: models.chatModel,
+    imageModel: models.imageModel,
+    systemPrompt: undefined,
+    budgetImagesPerDay: undefined,
+    budgetChatTokensPerDay: undefined,
+  };
 }
 
 /**
@@ -135,6 +162,7 @@ export function openJobs(options: JobsOptions): Jobs {
         logger.error({ err: error, jobId: job.id }, 'job could not be run; kept for the next start'),
     });
   const inProcessQueue = queue instanceof InProcessJobQueue ? queue : undefined;
+  const settings = new PlaceSettings({ store: store.settings, operator: options.operator ?? operatorOf(models) });
   const chatIntake = new ChatJobIntake({ store, queue, runtime, quota, logger, places: shared?.places });
   const intake = options.metrics === undefined ? chatIntake : meteredIntake(chatIntake, options.metrics);
   let sweep: RetentionSweep | undefined;
@@ -147,6 +175,8 @@ export function openJobs(options: JobsOptions): Jobs {
       intake,
       usage: new LedgerUsageReporter(store.usage, quota),
       presses: new ResultPresses({ versions: store.versions, intake, logger }),
+      settings,
+      adminUserIds: options.adminUserIds ?? [],
     },
     readiness: databaseReadiness(store),
     showPlacesOn: (surfaces) => chatIntake.showPlacesOn(surfaces),

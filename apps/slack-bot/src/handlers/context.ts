@@ -1,3 +1,4 @@
+import type { PlaceSettings } from '@genbot/core/settings';
 import type { ThreadCache } from '@genbot/core/chat';
 import type { Logger } from '@genbot/core/log';
 import type { BotRuntime } from '@genbot/core/runtime';
@@ -33,4 +34,8 @@ export interface SlackJobs {
   intake: JobIntake;
   usage: UsageReporter;
   presses: ResultPresses;
+  /** Each place's settings (`/genbot`, and what a request is accepted under). */
+  settings: PlaceSettings;
+  /** ADMIN_USER_IDS: who may change settings everywhere, besides the platform's admins. */
+  adminUserIds: readonly string[];
 }
