@@ -88,6 +88,11 @@ export interface UserSubmitsModal {
    * out keep their pre-filled value (or stay empty), selects their default options.
    */
   readonly values: Readonly<Record<string, string | readonly string[]>>;
+  /**
+   * A forged submission: this `custom_id` instead of the modal's, as a modified client or a
+   * replayed request could send; Discord's own client never does.
+   */
+  readonly forgedCustomId?: string;
 }
 
 export interface UserCreatesThread {
@@ -275,7 +280,14 @@ export class Driver {
     const messageId = opener.data.kind === 'component' ? opener.data.messageId : null;
     return this.#interact(
       InteractionType.ModalSubmit,
-      { kind: 'modal-submit', customId: modal.customId, values, selections, messageId, openedBy: opener.id },
+      {
+        kind: 'modal-submit',
+        customId: input.forgedCustomId ?? modal.customId,
+        values,
+        selections,
+        messageId,
+        openedBy: opener.id,
+      },
       channel,
       { username: opener.user.username, id: opener.user.id },
     );
