@@ -63,6 +63,7 @@ describe('Discord: the Edit image message command', () => {
       ['imagine', 1],
       ['usage', 1],
       ['Edit image', 3],
+      ['genbot', 1],
     ]);
   });
 

@@ -66,7 +66,12 @@ describe('/imagine on Discord', () => {
   });
 
   it('registers /usage and answers it privately from the usage ledger', async () => {
-    expect(h.fake.state.guildCommands.map((command) => command.name)).toEqual(['imagine', 'usage', 'Edit image']);
+    expect(h.fake.state.guildCommands.map((command) => command.name)).toEqual([
+      'imagine',
+      'usage',
+      'Edit image',
+      'genbot',
+    ]);
     const started = h.fake.userRunsCommand({ user: 'carol', channelId: h.channelId, name: 'usage' });
     const interaction = await h.fake.waitFor((state) =>
       state.interaction(started.id)?.status === 'acknowledged' ? state.interaction(started.id) : undefined,

@@ -61,7 +61,12 @@ describe('Discord bot start-up', () => {
     });
     cleanups.push(close);
     expect(bot.userId).toBe(fake.botUser.id);
-    expect(fake.state.globalCommands.map((command) => command.name)).toEqual(['imagine', 'usage', 'Edit image']);
+    expect(fake.state.globalCommands.map((command) => command.name)).toEqual([
+      'imagine',
+      'usage',
+      'Edit image',
+      'genbot',
+    ]);
     expect(fake.state.guildCommands).toEqual([]);
     await bot.stop();
     await fake.waitFor(() => fake.connectedSessions() === 0);

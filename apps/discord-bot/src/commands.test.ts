@@ -20,18 +20,32 @@ describe('imagineCommand', () => {
 });
 
 describe('allCommands', () => {
-  it('registers Edit image as a message command beside /imagine and /usage', () => {
+  it('registers Edit image as a message command beside /imagine and /usage, and /genbot', () => {
     expect(allCommands().map((command) => [command.name, command.type ?? 1])).toEqual([
       ['imagine', 1],
       ['usage', 1],
       ['Edit image', 3],
+      ['genbot', 1],
     ]);
   });
 
-  it('offers every global command to server and user installs, in servers and all DMs', () => {
-    for (const command of allCommands()) {
+  it('offers every global command but /genbot to server and user installs, in servers and all DMs', () => {
+    for (const command of allCommands().filter((each) => each.name !== 'genbot')) {
       expect(command).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
     }
+  });
+
+  it('offers /genbot to server installs only, in servers and the bot DM, with no permission hint', () => {
+    const genbot = allCommands().find((command) => command.name === 'genbot');
+    expect(genbot).toMatchObject({ integration_types: [0], contexts: [0, 1] });
+    expect(genbot?.default_member_permissions).toBeUndefined();
+    const subcommands = genbot && 'options' in genbot ? (genbot.options ?? []) : [];
+    expect(subcommands.map((sub) => [sub.name, sub.type])).toEqual([
+      ['settings', 1],
+      ['show', 1],
+      ['set', 1],
+      ['reset', 1],
+    ]);
   });
 
   it('leaves installs and contexts out of guild commands, where Discord does not read them', () => {

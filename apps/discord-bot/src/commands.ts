@@ -10,6 +10,7 @@ import {
   type RESTPostAPIContextMenuApplicationCommandsJSONBody,
   SlashCommandBuilder,
 } from 'discord.js';
+import { genbotCommand, SERVER_INSTALL_ONLY } from './settings/genbot-command.js';
 
 export const IMAGINE_COMMAND = 'imagine';
 export const USAGE_COMMAND = 'usage';
@@ -60,12 +61,17 @@ export const EVERYWHERE = {
 
 /**
  * Every command the bot answers, as registered with Discord: global ones
- * (the default) work wherever a server or a person installed the app; guild
- * ones (for development) are that guild's alone.
+ * (the default) work wherever a server or a person installed the app, but
+ * `/genbot` (settings) only where a server did; guild ones (for development)
+ * are that guild's alone.
  */
 export function allCommands(scope: 'global' | 'guild' = 'global'): RESTPostAPIApplicationCommandsJSONBody[] {
   const commands = [imagineCommand(), usageCommand(), editImageCommand()];
-  return scope === 'global' ? commands.map((command) => ({ ...command, ...EVERYWHERE })) : commands;
+  if (scope === 'guild') return [...commands, genbotCommand()];
+  return [
+    ...commands.map((command) => ({ ...command, ...EVERYWHERE })),
+    { ...genbotCommand(), ...SERVER_INSTALL_ONLY },
+  ];
 }
 
 export interface ImagineRequest {

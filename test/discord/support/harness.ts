@@ -4,6 +4,7 @@ import type { JobScheduler } from '@genbot/core/scheduling';
 import { createLogger, type Logger } from '@genbot/core/log';
 import { loadConfig } from '@genbot/core/config';
 import { BotRuntime } from '@genbot/core/runtime';
+import type { OperatorSettings } from '@genbot/core/settings';
 import type { Store } from '@genbot/core/store';
 import type { DiscordBot, DiscordBotOptions, DiscordConfig } from '@genbot/discord-bot';
 import { startEmulator, type Emulator, type RecordedRequest } from '@genbot/emulator';
@@ -71,6 +72,10 @@ export interface HarnessOptions {
   chatTools?: 'on' | 'off';
   /** False: no worker takes jobs until `startWorker()`, so they wait in the job queue. */
   worker?: boolean;
+  /** CHAT_MODELS, IMAGE_MODELS and BUDGET_* as the launcher reads them (default: the two models alone, no budget). */
+  operator?: OperatorSettings;
+  /** ADMIN_USER_IDS (default: none). */
+  adminUserIds?: readonly string[];
 }
 
 export interface JobsFloorOptions {
@@ -82,6 +87,8 @@ export interface JobsFloorOptions {
   quota?: { imagesPerDay?: number | undefined; chatTokensPerDay?: number | undefined } | undefined;
   /** CHAT_TOOLS, read as the launcher reads it into the jobs' conversation settings (default: core's, on). */
   chatTools?: 'on' | 'off' | undefined;
+  operator?: OperatorSettings | undefined;
+  adminUserIds?: readonly string[] | undefined;
 }
 
 export interface JobsFloor {
@@ -103,6 +110,8 @@ async function floorParts(options: JobsFloorOptions) {
     models: { client, imageModel: IMAGE_MODEL, chatModel: CHAT_MODEL },
     quota: { imagesPerDay: options.quota?.imagesPerDay, chatTokensPerDay: options.quota?.chatTokensPerDay },
     ...(options.chatTools === undefined ? {} : { conversation: loadConfig({ CHAT_TOOLS: options.chatTools }).chat }),
+    operator: options.operator,
+    adminUserIds: options.adminUserIds,
     logger,
   };
 }
@@ -190,6 +199,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       quota: options.quota,
       chatTools: options.chatTools,
       worker: options.worker,
+      operator: options.operator,
+      adminUserIds: options.adminUserIds,
     });
   } catch (error) {
     await Promise.allSettled([client.close(), emulator.close(), fake.close()]);

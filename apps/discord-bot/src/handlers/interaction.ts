@@ -2,11 +2,13 @@ import type { Logger } from '@genbot/core/log';
 import { type ChatInputCommandInteraction, type Interaction, MessageFlags } from 'discord.js';
 import { EDIT_IMAGE_COMMAND, IMAGINE_COMMAND, parseImagineOptions, USAGE_COMMAND } from '../commands.js';
 import { discordCall, toChatError } from '../discord-errors.js';
+import { GENBOT_COMMAND } from '../settings/genbot-command.js';
 import { imagineJob } from '../imagine-job.js';
 import { cacheMentionedMembers, cachedNames, plainText } from '../mentions.js';
 import type { IngressContext } from './context.js';
 import { openMessageEditForm } from './edit-image-command.js';
 import { submitForm } from './form-submit.js';
+import { answerGenbot, isSettingsButton, isSettingsForm, pressSettingsButton, submitSettings } from './genbot.js';
 import { answerRefusal, publicUnlessForbidden } from './private-answer.js';
 import { pressResultButton } from './result-button.js';
 import { tellBeforeTokenEnds } from './token-end.js';
@@ -79,12 +81,19 @@ function answer(interaction: Interaction, context: IngressContext, logger: Logge
   if (interaction.isChatInputCommand()) {
     if (interaction.commandName === IMAGINE_COMMAND) return submitImagine(interaction, context, logger);
     if (interaction.commandName === USAGE_COMMAND) return answerUsage(interaction, context);
+    if (interaction.commandName === GENBOT_COMMAND) return answerGenbot(interaction, context, logger);
     return undefined;
   }
   if (interaction.isMessageContextMenuCommand() && interaction.commandName === EDIT_IMAGE_COMMAND) {
     return openMessageEditForm(interaction, context.editTargets, logger);
   }
+  if (interaction.isButton() && isSettingsButton(interaction.customId)) {
+    return pressSettingsButton(interaction, context, logger);
+  }
   if (interaction.isButton()) return pressResultButton(interaction, context, logger);
+  if (interaction.isModalSubmit() && isSettingsForm(interaction.customId)) {
+    return submitSettings(interaction, context, logger);
+  }
   if (interaction.isModalSubmit()) return submitForm(interaction, context, logger);
   return undefined;
 }

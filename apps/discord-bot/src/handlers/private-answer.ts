@@ -1,5 +1,10 @@
 import type { Logger } from '@genbot/core/log';
-import { MessageFlags, type RepliableInteraction } from 'discord.js';
+import {
+  type APIActionRowComponent,
+  type APIComponentInMessageActionRow,
+  MessageFlags,
+  type RepliableInteraction,
+} from 'discord.js';
 import { DiscordCallError, discordCall } from '../discord-errors.js';
 import { answersMustBePrivate } from '../user-install.js';
 
@@ -7,13 +12,24 @@ const ALREADY_ACKNOWLEDGED = 40060;
 const UNKNOWN_INTERACTION = 10062;
 
 /**
- * A short answer to the person alone (an ephemeral response). A delivery the
- * gateway repeats was answered the first time: Discord refusing a second
- * answer is expected then, and only logged.
+ * A short answer to the person alone (an ephemeral response), with buttons
+ * when given. A delivery the gateway repeats was answered the first time:
+ * Discord refusing a second answer is expected then, and only logged.
  */
-export async function answerPrivately(interaction: RepliableInteraction, text: string, logger: Logger): Promise<void> {
+export async function answerPrivately(
+  interaction: RepliableInteraction,
+  text: string,
+  logger: Logger,
+  components: readonly APIActionRowComponent<APIComponentInMessageActionRow>[] = [],
+): Promise<void> {
   try {
-    await discordCall(() => interaction.reply({ content: text, flags: MessageFlags.Ephemeral }));
+    await discordCall(() =>
+      interaction.reply({
+        content: text,
+        flags: MessageFlags.Ephemeral,
+        ...(components.length === 0 ? {} : { components: [...components] }),
+      }),
+    );
   } catch (error) {
     const answeredBefore =
       error instanceof DiscordCallError && (error.code === ALREADY_ACKNOWLEDGED || error.code === UNKNOWN_INTERACTION);

@@ -411,7 +411,9 @@ export const copy = {
       ...lines,
       ...(changes.length === 0 ? [] : ['*Latest changes*', ...changes]),
       shown.mayChange
-        ? '_Change one with `/genbot set NAME VALUE` (add `--workspace` for every channel), or `/genbot reset NAME`._'
+        ? shown.platform === 'discord'
+          ? '_Change them with `/genbot settings`, or one with `/genbot set` (`scope: server` for every channel) and `/genbot reset`._'
+          : '_Change one with `/genbot set NAME VALUE` (add `--workspace` for every channel), or `/genbot reset NAME`._'
         : '_Only admins can change these._',
     ].join('\n');
   },
@@ -563,4 +565,50 @@ export const copy = {
   feedbackGoodLabel: 'Good answer',
   feedbackBad: '👎',
   feedbackBadLabel: 'Bad answer',
+
+  /** Discord's settings form (`/genbot settings`): two modals, for its chat and its image settings. */
+  discordSettings: {
+    title: (level: 'channel' | 'workspace', page: 'chat' | 'images'): string =>
+      `${level === 'channel' ? 'This channel' : 'The whole server'}: ${page === 'chat' ? 'chat and on/off' : 'images'}`,
+    intro: (level: 'channel' | 'workspace', page: 'chat' | 'images'): string =>
+      [
+        level === 'channel'
+          ? "What is left to **inherit** follows the server's settings, else genbot's defaults."
+          : "What is left to **inherit** follows genbot's defaults. A channel's own settings win over these.",
+        page === 'chat'
+          ? 'The image settings: `/genbot settings page:images`, or the button under the answer.'
+          : 'The chat settings: `/genbot settings`, or the button under the answer.',
+      ].join('\n'),
+    /** What a field holds now: its own value, or what it inherits and from where. */
+    now: (own: string | undefined, effective: string, from: 'channel' | 'workspace' | 'default'): string => {
+      const shown = (text: string) => (text.length > 60 ? `${text.slice(0, 59)}…` : text);
+      if (own !== undefined) return `Set here: ${shown(own)}`;
+      if (effective === '') return 'Not set anywhere';
+      return `Inherited: ${shown(effective)} (${sourceWords(from, 'discord')})`;
+    },
+    inherit: (own: string | undefined, effective: string, from: 'channel' | 'workspace' | 'default'): string => {
+      if (own !== undefined || effective === '') return 'Inherit';
+      const shown = effective.length > 60 ? `${effective.slice(0, 59)}…` : effective;
+      return `Inherit: ${shown} (${sourceWords(from, 'discord')})`;
+    },
+    /** Placeholders: a text field left empty inherits. */
+    textPlaceholder: 'Empty: inherit',
+    numberPlaceholder: (ceiling: number | undefined): string =>
+      ceiling === undefined
+        ? 'A whole number; empty: inherit'
+        : `A whole number up to ${ceiling.toLocaleString('en-US')}; empty: inherit`,
+    choicePlaceholder: (choices: readonly string[]): string => {
+      const listed = `One of: ${choices.join(', ')}`;
+      return listed.length > 100 ? `${listed.slice(0, 99)}…` : listed;
+    },
+    openChat: 'Chat settings…',
+    openImages: 'Image settings…',
+    openServer: 'Server settings…',
+    openChannel: "This channel's settings…",
+    /** A field or more did not fit: each says what would. */
+    notSaved: (problems: readonly string[]): string =>
+      ['Nothing was saved:', ...problems.map((problem) => `• ${problem}`)].join('\n'),
+    /** The form names another channel than the one it was sent from (a forged or misrouted submit). */
+    otherChannel: 'This form belongs to another channel. Nothing changed.',
+  },
 };

@@ -1,8 +1,15 @@
 import { z } from 'zod';
-import type { ModalRecord, TextInputRecord } from './model.js';
+import type { ModalRecord, SelectRecord, TextInputRecord } from './model.js';
 
 /** Component types the fake knows (Discord has more; a message or modal using them is refused). */
-export const ComponentType = { ActionRow: 1, Button: 2, TextInput: 4, TextDisplay: 10, Label: 18 } as const;
+export const ComponentType = {
+  ActionRow: 1,
+  Button: 2,
+  StringSelect: 3,
+  TextInput: 4,
+  TextDisplay: 10,
+  Label: 18,
+} as const;
 export const ButtonStyle = { Primary: 1, Secondary: 2, Success: 3, Danger: 4, Link: 5, Premium: 6 } as const;
 export const TextInputStyle = { Short: 1, Paragraph: 2 } as const;
 
@@ -86,6 +93,56 @@ const textInputSchema = z.looseObject({
   placeholder: z.string().max(100).nullish(),
 });
 
+const MAX_SELECT_OPTIONS = 25;
+
+/**
+ * A string select, as a modal takes it (inside a Label only, since 2025): 1 to 25 options,
+ * no more defaults than it may hold values; `disabled` is for messages, not modals.
+ */
+const stringSelectSchema = z
+  .looseObject({
+    type: z.literal(ComponentType.StringSelect),
+    id: z.number().int().nullish(),
+    custom_id: z.string().min(1).max(MAX_CUSTOM_ID),
+    options: z
+      .array(
+        z.looseObject({
+          label: z.string().min(1).max(100),
+          value: z.string().min(1).max(100),
+          description: z.string().max(100).nullish(),
+          default: z.boolean().nullish(),
+        }),
+      )
+      .min(1)
+      .max(MAX_SELECT_OPTIONS),
+    placeholder: z.string().max(150).nullish(),
+    min_values: z.number().int().min(0).max(MAX_SELECT_OPTIONS).nullish(),
+    max_values: z.number().int().min(1).max(MAX_SELECT_OPTIONS).nullish(),
+    required: z.boolean().nullish(),
+    disabled: z.undefined().nullish(),
+  })
+  .superRefine((select, context) => {
+    const min = select.min_values ?? 1;
+    const max = select.max_values ?? 1;
+    if (min > max || max > select.options.length) {
+      context.addIssue(
+        discordIssue('SELECT_COMPONENT_VALUES_INVALID', 'min_values, max_values and the options do not fit', [
+          'max_values',
+        ]),
+      );
+    }
+    if (select.options.filter((option) => option.default === true).length > max) {
+      context.addIssue(
+        discordIssue('SELECT_COMPONENT_TOO_MANY_DEFAULTS', 'More default options than max_values', ['options']),
+      );
+    }
+    if (new Set(select.options.map((option) => option.value)).size !== select.options.length) {
+      context.addIssue(
+        discordIssue('SELECT_COMPONENT_OPTION_VALUE_DUPLICATED', 'Option values must be unique', ['options']),
+      );
+    }
+  });
+
 /** A modal's top-level components: the older action row holding one labelled text input, or a Label. */
 const modalComponentSchema = z.union([
   z.looseObject({
@@ -96,17 +153,31 @@ const modalComponentSchema = z.union([
     type: z.literal(ComponentType.Label),
     label: z.string().min(1).max(45),
     description: z.string().max(100).nullish(),
-    component: textInputSchema,
+    component: z.union([textInputSchema, stringSelectSchema]),
   }),
   z.looseObject({ type: z.literal(ComponentType.TextDisplay), content: z.string().min(1).max(4000) }),
 ]);
 
-/** Callback type 9's `data`. */
-export const modalSchema = z.looseObject({
-  custom_id: z.string().min(1).max(MAX_CUSTOM_ID),
-  title: z.string().min(1).max(45),
-  components: z.array(modalComponentSchema).min(1).max(MAX_ROWS),
-});
+/** Callback type 9's `data`: at most 5 top-level components, their custom ids unique. */
+export const modalSchema = z
+  .looseObject({
+    custom_id: z.string().min(1).max(MAX_CUSTOM_ID),
+    title: z.string().min(1).max(45),
+    components: z.array(modalComponentSchema).min(1).max(MAX_ROWS),
+  })
+  .superRefine((modal, context) => {
+    const ids = modal.components.flatMap((component) => {
+      if (component.type === ComponentType.TextDisplay) return [];
+      return [
+        component.type === ComponentType.ActionRow ? component.components[0].custom_id : component.component.custom_id,
+      ];
+    });
+    if (new Set(ids).size !== ids.length) {
+      context.addIssue(
+        discordIssue('COMPONENT_CUSTOM_ID_DUPLICATED', 'Component custom id cannot be duplicated', ['components']),
+      );
+    }
+  });
 
 /** Discord numbers a message's components depth first from 1 where the sender gave no `id`. */
 export function numberComponents(rows: MessageComponents): unknown[] {
@@ -123,28 +194,47 @@ export function numberComponents(rows: MessageComponents): unknown[] {
   });
 }
 
-/** The modal as the fake keeps it: its text inputs with Discord's defaults filled in. */
+/** The modal as the fake keeps it: its text inputs and selects with Discord's defaults filled in. */
 export function modalRecord(modal: z.infer<typeof modalSchema>): ModalRecord {
-  const inputs: TextInputRecord[] = modal.components.flatMap((component) => {
-    if (component.type === ComponentType.TextDisplay) return [];
+  const inputs: TextInputRecord[] = [];
+  const selects: SelectRecord[] = [];
+  const order: string[] = [];
+  for (const component of modal.components) {
+    if (component.type === ComponentType.TextDisplay) continue;
     const [input, label] =
       component.type === ComponentType.ActionRow
         ? [component.components[0], component.components[0].label]
         : [component.component, component.label];
-    return [
-      {
-        customId: input.custom_id,
-        inLabel: component.type === ComponentType.Label,
+    if (input.type === ComponentType.StringSelect) {
+      const select = input;
+      order.push(select.custom_id);
+      selects.push({
+        customId: select.custom_id,
         label,
-        style: input.style,
-        required: input.required ?? true,
-        minLength: input.min_length ?? 0,
-        maxLength: input.max_length ?? MAX_TEXT_INPUT,
-        value: input.value ?? undefined,
-      },
-    ];
-  });
-  return { customId: modal.custom_id, title: modal.title, inputs, closedBy: null };
+        options: select.options.map((option) => ({
+          label: option.label,
+          value: option.value,
+          default: option.default === true,
+        })),
+        minValues: select.min_values ?? 1,
+        maxValues: select.max_values ?? 1,
+        required: select.required ?? true,
+      });
+      continue;
+    }
+    order.push(input.custom_id);
+    inputs.push({
+      customId: input.custom_id,
+      inLabel: component.type === ComponentType.Label,
+      label: label ?? '',
+      style: input.style,
+      required: input.required ?? true,
+      minLength: input.min_length ?? 0,
+      maxLength: input.max_length ?? MAX_TEXT_INPUT,
+      value: input.value ?? undefined,
+    });
+  }
+  return { customId: modal.custom_id, title: modal.title, inputs, selects, order, closedBy: null };
 }
 
 /** The custom ids of the buttons a message carries (link buttons have none). */

@@ -15,6 +15,7 @@ import {
   type InteractionData,
   type InteractionRecord,
   type MessageRecord,
+  type SelectRecord,
 } from './model.js';
 import { mentionedUsers, postMessage } from './message-ops.js';
 import { MAX_CONTENT_LENGTH, messagePayloadSchema, parseBody } from './schemas.js';
@@ -48,6 +49,8 @@ export interface UserRunsCommand {
   readonly channelId: string;
   /** A registered chat-input command (guild commands first, then global). */
   readonly name: string;
+  /** One of the command's subcommands (`/genbot set`): `options` are then that subcommand's. */
+  readonly subcommand?: string;
   readonly options?: Readonly<Record<string, string | number | boolean>>;
 }
 
@@ -80,8 +83,16 @@ export interface UserClicks {
 export interface UserSubmitsModal {
   /** The interaction that the bot answered with the modal. */
   readonly interactionId: string;
-  /** Text typed per input `custom_id`; inputs left out keep their pre-filled value (or stay empty). */
-  readonly values: Readonly<Record<string, string>>;
+  /**
+   * Text typed per input `custom_id`, or the values picked per select `custom_id`; inputs left
+   * out keep their pre-filled value (or stay empty), selects their default options.
+   */
+  readonly values: Readonly<Record<string, string | readonly string[]>>;
+  /**
+   * A forged submission: this `custom_id` instead of the modal's, as a modified client or a
+   * replayed request could send; Discord's own client never does.
+   */
+  readonly forgedCustomId?: string;
 }
 
 export interface UserCreatesThread {
@@ -172,10 +183,16 @@ export class Driver {
     const command = this.#command(input.name, CommandType.ChatInput, channel);
     if (!command) throw new Error(`/${input.name} is not registered for this channel`);
     const options = input.options ?? {};
-    const optionTypes = checkOptions(command, options);
+    const optionTypes = checkOptions(command, options, input.subcommand);
     return this.#interact(
       InteractionType.ApplicationCommand,
-      { kind: 'chat-input', commandId: command.id, commandName: command.name, options },
+      {
+        kind: 'chat-input',
+        commandId: command.id,
+        commandName: command.name,
+        ...(input.subcommand === undefined ? {} : { subcommand: input.subcommand }),
+        options,
+      },
       channel,
       input.user,
       optionTypes,
@@ -245,21 +262,32 @@ export class Driver {
     if (modal.closedBy !== null) throw new Error(`the modal of ${input.interactionId} was closed by ${modal.closedBy}`);
     const values: Record<string, string> = {};
     for (const name of Object.keys(input.values)) {
-      if (!modal.inputs.some((field) => field.customId === name)) throw new Error(`the modal has no input ${name}`);
+      if (!modal.order.includes(name)) throw new Error(`the modal has no input ${name}`);
     }
     for (const field of modal.inputs) {
-      const value = input.values[field.customId] ?? field.value ?? '';
+      const typed = input.values[field.customId];
+      if (typed !== undefined && typeof typed !== 'string') throw new Error(`input ${field.customId} takes text`);
+      const value = typed ?? field.value ?? '';
       if (field.required && value === '') throw new Error(`input ${field.customId} is required`);
       if (value !== '' && (value.length < field.minLength || value.length > field.maxLength)) {
         throw new Error(`input ${field.customId} takes ${field.minLength} to ${field.maxLength} characters`);
       }
       values[field.customId] = value;
     }
+    const selections: Record<string, readonly string[]> = {};
+    for (const select of modal.selects) selections[select.customId] = picked(select, input.values[select.customId]);
     const channel = this.#channel(opener.channelId);
     const messageId = opener.data.kind === 'component' ? opener.data.messageId : null;
     return this.#interact(
       InteractionType.ModalSubmit,
-      { kind: 'modal-submit', customId: modal.customId, values, messageId, openedBy: opener.id },
+      {
+        kind: 'modal-submit',
+        customId: input.forgedCustomId ?? modal.customId,
+        values,
+        selections,
+        messageId,
+        openedBy: opener.id,
+      },
       channel,
       { username: opener.user.username, id: opener.user.id },
     );
@@ -283,7 +311,7 @@ export class Driver {
         (candidate) => candidate.id === commandId,
       );
       if (!command) throw new Error(`the command of interaction ${input.interactionId} is gone`);
-      optionTypes = checkOptions(command, interaction.data.options);
+      optionTypes = checkOptions(command, interaction.data.options, interaction.data.subcommand);
     }
     this.#ctx.events.interactionCreate(interaction, optionTypes);
   }
@@ -390,11 +418,48 @@ function availableToUserInstallInGuild(command: CommandRecord): boolean {
   return !Array.isArray(command.contexts) || command.contexts.includes(GUILD_CONTEXT);
 }
 
-/** Validates the options like the Discord client would; returns each option's wire type. */
+/** Option type 1: a subcommand, whose own options are what the person fills in. */
+const SUBCOMMAND = 1;
+
+/**
+ * What a select submits, as the Discord client lets a person pick: values among its options,
+ * as many as it takes; untouched, its default options.
+ */
+function picked(select: SelectRecord, chosen: string | readonly string[] | undefined): readonly string[] {
+  const values =
+    chosen === undefined
+      ? select.options.filter((option) => option.default).map((option) => option.value)
+      : typeof chosen === 'string'
+        ? [chosen]
+        : chosen;
+  for (const value of values) {
+    if (!select.options.some((option) => option.value === value)) {
+      throw new Error(`select ${select.customId} has no option ${value}`);
+    }
+  }
+  const least = select.required ? Math.max(select.minValues, 1) : 0;
+  if (values.length < least || values.length > select.maxValues) {
+    throw new Error(`select ${select.customId} takes ${least} to ${select.maxValues} values`);
+  }
+  return values;
+}
+
+/**
+ * Validates the options like the Discord client would; returns each option's wire type. A
+ * command with subcommands is run as one of them, and takes that one's options.
+ */
 function checkOptions(
   command: CommandRecord,
   values: Readonly<Record<string, string | number | boolean>>,
+  subcommand?: string,
 ): Map<string, number> {
+  const subcommands = command.options.filter((option) => option.type === SUBCOMMAND);
+  if (subcommands.length > 0 || subcommand !== undefined) {
+    const chosen = subcommands.find((option) => option.name === subcommand);
+    if (!chosen) throw new Error(`/${command.name} is run as one of its subcommands, not ${String(subcommand)}`);
+    const options = Array.isArray(chosen.options) ? (chosen.options as CommandOptionRecord[]) : [];
+    return checkOptions({ ...command, name: `${command.name} ${chosen.name}`, options }, values);
+  }
   const types = new Map<string, number>();
   const byName = new Map<string, CommandOptionRecord>(command.options.map((option) => [option.name, option]));
   for (const option of command.options) {

@@ -10,6 +10,7 @@ import {
   type InteractionMetadataRecord,
   type UserRecord,
 } from './model.js';
+import { MemberPermission, type MemberPermissionName } from './permissions.js';
 import type { SnowflakeGenerator } from './snowflake.js';
 
 export interface GuildRecord {
@@ -97,6 +98,7 @@ export class GuildState {
   /** Signs the attachment URLs messages carry, and checks them at the CDN. */
   readonly cdn = new CdnSigner();
   readonly #users = new Map<string, UserRecord>();
+  readonly #granted = new Map<string, bigint>();
   readonly #channels = new Map<string, ChannelRecord>();
   readonly #messages = new Map<string, MessageRecord[]>();
   readonly #interactions = new Map<string, InteractionRecord>();
@@ -140,6 +142,18 @@ export class GuildState {
       [...this.#users.values()].find((user) => user.username === wanted.username);
     if (existing) return existing;
     return this.#addUser({ id: wanted.id ?? this.#ids(), username: wanted.username, bot: wanted.bot ?? false });
+  }
+
+  /** Gives a member permissions beyond @everyone's, as a role would; an empty list takes them back. */
+  grantPermissions(ref: UserRef, permissions: readonly MemberPermissionName[]): void {
+    const bits = permissions.reduce((all, name) => all | MemberPermission[name], 0n);
+    this.#granted.set(this.user(ref).id, bits);
+  }
+
+  /** The permission bits a member was given beyond @everyone's; the server's owner has them all (Administrator). */
+  grantedPermissions(userId: string): bigint {
+    const owner = userId === this.guild.ownerId ? MemberPermission.Administrator : 0n;
+    return owner | (this.#granted.get(userId) ?? 0n);
   }
 
   findUser(id: string): UserRecord | undefined {

@@ -21,7 +21,7 @@ import { listen } from './server.js';
 import { createSnowflakeGenerator } from './snowflake.js';
 import { TransferFaults, type RedirectFault } from '../transfer-faults.js';
 import type { DownloadFault, SlowCallback, TransferFault, TransferFaultSwitch } from './transfer-faults.js';
-import { APPLICATION_FLAG_MESSAGE_CONTENT } from './permissions.js';
+import { APPLICATION_FLAG_MESSAGE_CONTENT, type MemberPermissionName } from './permissions.js';
 import { wireGuildCreate, wireReady } from './wire.js';
 import { onShard, shardOf, type ShardInfo } from './shards.js';
 
@@ -42,11 +42,13 @@ export type {
   InteractionData as DiscordInteractionData,
   InteractionStatus as DiscordInteractionStatus,
   ModalRecord as DiscordModal,
+  SelectRecord as DiscordModalSelect,
   MessageRecord as DiscordMessage,
   MessageVersion as DiscordMessageVersion,
   UserRecord as DiscordUser,
 } from './model.js';
 export type { ShardInfo as DiscordShardInfo } from './shards.js';
+export type { MemberPermissionName as DiscordMemberPermission } from './permissions.js';
 export type {
   GlobalRateLimit as DiscordGlobalRateLimit,
   RateLimitRule as DiscordRateLimitRule,
@@ -128,6 +130,12 @@ export interface DiscordFake {
   userSays(input: UserSays): MessageRecord;
   userEdits(input: { channelId: string; messageId: string; content: string }): MessageRecord;
   userDeletes(input: { channelId: string; messageId: string }): void;
+  /**
+   * Gives a member permissions beyond @everyone's (as a role would), carried from now on in
+   * their interactions' `member.permissions`; an empty list takes them back. The server's
+   * owner (`guild-owner`) has Administrator.
+   */
+  grantPermissions(user: UserRef, permissions: readonly MemberPermissionName[]): void;
   userRunsCommand(input: UserRunsCommand): InteractionRecord;
   /** Runs a message command (type 3) on a message, as from its Apps menu. */
   userRunsMessageCommand(input: UserRunsMessageCommand): InteractionRecord;
@@ -281,6 +289,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     userSays: (input) => driver.userSays(input),
     userEdits: (input) => driver.userEdits(input),
     userDeletes: (input) => driver.userDeletes(input),
+    grantPermissions: (user, permissions) => state.grantPermissions(user, permissions),
     userRunsCommand: (input) => driver.userRunsCommand(input),
     userRunsMessageCommand: (input) => driver.userRunsMessageCommand(input),
     appPosts: (input) => driver.appPosts(input),

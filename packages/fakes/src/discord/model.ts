@@ -148,6 +148,8 @@ export type InteractionData =
       readonly kind: 'chat-input';
       readonly commandId: string;
       readonly commandName: string;
+      /** The subcommand run, when the command has them: `options` are then its options. */
+      readonly subcommand?: string;
       readonly options: Readonly<Record<string, string | number | boolean>>;
     }
   | {
@@ -167,6 +169,8 @@ export type InteractionData =
       readonly customId: string;
       /** Each text input's value by its `custom_id`, in the modal's order. */
       readonly values: Readonly<Record<string, string>>;
+      /** Each string select's chosen values by its `custom_id`. */
+      readonly selections: Readonly<Record<string, readonly string[]>>;
       /** The message of the component that opened the modal; null when a command opened it. */
       readonly messageId: string | null;
       /** The interaction that answered with the modal. */
@@ -188,11 +192,25 @@ export interface TextInputRecord {
   readonly value: string | undefined;
 }
 
+/** One string select of a modal (inside a Label) as the bot sent it. */
+export interface SelectRecord {
+  readonly customId: string;
+  /** The Label's text. */
+  readonly label: string;
+  readonly options: readonly { readonly label: string; readonly value: string; readonly default: boolean }[];
+  readonly minValues: number;
+  readonly maxValues: number;
+  readonly required: boolean;
+}
+
 /** A modal the bot opened (callback type 9), shown to the user until submitted or closed. */
 export interface ModalRecord {
   readonly customId: string;
   readonly title: string;
   readonly inputs: readonly TextInputRecord[];
+  readonly selects: readonly SelectRecord[];
+  /** The `custom_id`s of its inputs and selects, in the modal's order (the submit keeps it). */
+  readonly order: readonly string[];
   /** The submit Discord accepted (acknowledged): the modal closed with it. */
   closedBy: string | null;
 }

@@ -17,6 +17,17 @@ export const EVERYONE_PERMISSIONS = Object.values(Permission)
   .toString();
 
 /**
+ * Permissions a member may be given beyond @everyone's (by a role, in Discord), which
+ * interactions carry in `member.permissions`: the ones apps read to tell a server's admins.
+ */
+export const MemberPermission = {
+  Administrator: 1n << 3n,
+  ManageChannels: 1n << 4n,
+  ManageGuild: 1n << 5n,
+} as const;
+export type MemberPermissionName = keyof typeof MemberPermission;
+
+/**
  * Use External Apps: lets a member's own (user-installed) apps answer publicly in a server
  * that has not installed them; without it their answers are ephemeral.
  */

@@ -44,16 +44,34 @@ export const threadFromMessageSchema = z.looseObject({
 
 export const threadSchema = threadFromMessageSchema.extend({ type: z.number().int().nullish() });
 
-const commandOptionSchema = z.looseObject({
-  type: z.number().int().min(1).max(11),
+const optionFields = {
   name: z.string().regex(/^[-_\p{L}\p{N}]{1,32}$/u),
   description: z.string().max(100).default(''),
+};
+
+/** An option a person fills in (types 3 to 11). */
+const valueOptionSchema = z.looseObject({
+  ...optionFields,
+  type: z.number().int().min(3).max(11),
   required: z.boolean().optional(),
   choices: z
     .array(z.looseObject({ name: z.string().min(1).max(100), value: z.union([z.string(), z.number()]) }))
     .max(25)
     .optional(),
 });
+
+/** A subcommand (type 1) holds options of its own; a group (type 2) holds subcommands. */
+const subcommandSchema = z.looseObject({
+  ...optionFields,
+  type: z.literal(1),
+  options: z.array(valueOptionSchema).max(25).optional(),
+});
+
+const commandOptionSchema = z.union([
+  valueOptionSchema,
+  subcommandSchema,
+  z.looseObject({ ...optionFields, type: z.literal(2), options: z.array(subcommandSchema).min(1).max(25) }),
+]);
 
 const CHAT_INPUT_NAME = /^[-_'\p{L}\p{N}]{1,32}$/u;
 
@@ -75,6 +93,15 @@ export const commandSchema = z
         message: 'Command name is invalid',
         path: ['name'],
         params: { discordCode: 'APPLICATION_COMMAND_INVALID_NAME' },
+      });
+    }
+    const nesting = command.options.filter((option) => option.type === 1 || option.type === 2).length;
+    if (nesting > 0 && nesting < command.options.length) {
+      context.addIssue({
+        code: 'custom',
+        message: 'Sub-command and sub-command group option types are mutually exclusive to all other types',
+        path: ['options'],
+        params: { discordCode: 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID' },
       });
     }
     if (command.type !== 1 && (command.description !== '' || command.options.length > 0)) {

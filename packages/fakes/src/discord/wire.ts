@@ -389,11 +389,14 @@ export function wireInteraction(
           name: data.commandName,
           type: 1,
           guild_id: commandGuild(data.commandId),
-          options: Object.entries(data.options).map(([name, value]) => ({
-            name,
-            type: optionTypes.get(name) ?? 3,
-            value,
-          })),
+          options: subcommandOptions(
+            data.subcommand,
+            Object.entries(data.options).map(([name, value]) => ({
+              name,
+              type: optionTypes.get(name) ?? 3,
+              value,
+            })),
+          ),
         },
       };
       break;
@@ -420,9 +423,17 @@ export function wireInteraction(
     case 'modal-submit': {
       const opener = state.interaction(data.openedBy);
       let id = 1;
-      const components = (opener?.modal?.inputs ?? []).map((input) => {
-        const value = { type: 4, id: id + 1, custom_id: input.customId, value: data.values[input.customId] ?? '' };
-        const wrapper = input.inLabel ? { type: 18, id, component: value } : { type: 1, id, components: [value] };
+      const modal = opener?.modal;
+      const components = (modal?.order ?? []).map((customId) => {
+        const input = modal?.inputs.find((field) => field.customId === customId);
+        const wrapper =
+          input === undefined
+            ? {
+                type: 18,
+                id,
+                component: { type: 3, id: id + 1, custom_id: customId, values: data.selections[customId] ?? [] },
+              }
+            : wireSubmittedInput(id, customId, input.inLabel, data.values[customId] ?? '');
         id += 2;
         return wrapper;
       });
@@ -436,7 +447,10 @@ export function wireInteraction(
   // Apps says whether the answers may be public.
   const elsewhere = channel?.elsewhere;
   const guildId = elsewhere?.guildId ?? state.guild.id;
-  const memberPermissions = BigInt(EVERYONE_PERMISSIONS) | (elsewhere?.externalApps ? USE_EXTERNAL_APPS : 0n);
+  const memberPermissions =
+    BigInt(EVERYONE_PERMISSIONS) |
+    (elsewhere?.externalApps ? USE_EXTERNAL_APPS : 0n) |
+    (elsewhere === undefined ? state.grantedPermissions(interaction.user.id) : 0n);
   const place =
     channel?.type === ChannelType.DM
       ? { user: wireUser(interaction.user), authorizing_integration_owners: { '0': '0' }, context: 1 }
@@ -463,6 +477,17 @@ export function wireInteraction(
     entitlements: [],
     attachment_size_limit: attachmentSizeLimit,
   };
+}
+
+/** A subcommand's options come nested in it: `[{ name, type: 1, options }]`. */
+function subcommandOptions(subcommand: string | undefined, options: Json[]): Json[] {
+  return subcommand === undefined ? options : [{ name: subcommand, type: 1, options }];
+}
+
+/** A submitted text input, in the shape it was sent in: inside a Label, or the older action row. */
+function wireSubmittedInput(id: number, customId: string, inLabel: boolean, value: string): Json {
+  const input = { type: 4, id: id + 1, custom_id: customId, value };
+  return inLabel ? { type: 18, id, component: input } : { type: 1, id, components: [input] };
 }
 
 /**
