@@ -16,6 +16,7 @@ import { copy } from '@genbot/core/copy';
 import { type InteractionWebhook, type Message, MessageFlags } from 'discord.js';
 import type { ChannelSurface } from './channel-surface.js';
 import { discordCall } from './discord-errors.js';
+import { decodeLocation } from './download.js';
 import { discordLimits } from './limits.js';
 import { actionRows } from './results/action-rows.js';
 import { toUploads, uploadReceipt } from './uploads.js';
@@ -65,6 +66,12 @@ export interface InteractionSurfaceOptions {
    * edited (the target's `threadId`).
    */
   resultsInChannel?: boolean;
+  /**
+   * The images the interaction showed (a result pressed where the bot may
+   * not read the channel, see `shownBy`): a version among them is read
+   * back from these URLs instead of from its message.
+   */
+  shown?: readonly AttachmentRef[] | undefined;
   now?: () => number;
 }
 
@@ -91,6 +98,8 @@ export class InteractionSurface implements ChatSurface {
   readonly #expiresAt: number;
   readonly #channel: ChannelSurface;
   readonly #resultsInChannel: boolean;
+  /** `shown`'s attachments by message and attachment id. */
+  readonly #shown: ReadonlyMap<string, AttachmentRef>;
   readonly #now: () => number;
   /** The deferred response's message id, once this surface has filled or seen it. */
   #originalId: string | undefined;
@@ -107,6 +116,14 @@ export class InteractionSurface implements ChatSurface {
     this.#expiresAt = options.expiresAt.getTime();
     this.#channel = options.channel;
     this.#resultsInChannel = options.resultsInChannel ?? false;
+    this.#shown = new Map(
+      (options.shown ?? []).flatMap((attachment) => {
+        const { messageId, attachmentId } = decodeLocation(attachment.id);
+        return messageId === undefined || attachmentId === undefined
+          ? []
+          : [[shownKey(messageId, attachmentId), attachment]];
+      }),
+    );
     this.#now = options.now ?? Date.now;
   }
 
@@ -186,7 +203,11 @@ export class InteractionSurface implements ChatSurface {
   }
 
   postedImage(image: PostedImage): AttachmentRef {
-    return this.#channel.postedImage(image);
+    const posted = this.#channel.postedImage(image);
+    const { messageId, fileId } = image;
+    const shown =
+      messageId === undefined || fileId === undefined ? undefined : this.#shown.get(shownKey(messageId, fileId));
+    return shown === undefined ? posted : { ...posted, id: shown.id };
   }
 
   download(attachment: AttachmentRef, options: { signal?: AbortSignal } = {}): Promise<DownloadedFile> {
@@ -270,4 +291,8 @@ export class InteractionSurface implements ChatSurface {
   #tokenLive(): boolean {
     return this.#now() < this.#expiresAt - TOKEN_MARGIN_MS;
   }
+}
+
+function shownKey(messageId: string, attachmentId: string): string {
+  return `${messageId}/${attachmentId}`;
 }

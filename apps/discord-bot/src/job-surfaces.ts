@@ -53,6 +53,7 @@ export class DiscordSurfaces implements SurfaceFactory {
       channel: this.#channel,
       // An edit with an interaction came from the Edit image form: its image replies to the message edited.
       resultsInChannel: job.input.kind === 'message-edit',
+      shown: 'action' in job.input ? job.input.action.shown : undefined,
       ...(this.#now === undefined ? {} : { now: this.#now }),
     });
   }

@@ -5,10 +5,11 @@ const MAX_SEEN = 2_000;
 
 /**
  * Attachment URLs as an interaction showed them, where the bot cannot read
- * the channel (a user install): a press on a result, or a form opened from
- * one, carries the message with fresh signed URLs, and a job of this process
- * that reads the image back (Vary, Edit) takes the URL from here instead of
- * fetching the message it may not read.
+ * the channel (a user install). The pressed result's own images travel with
+ * its job (`shownBy`); these are for an image on another message, which only
+ * an earlier press showed (Undo, or a Re-roll of an edit, reads the version's
+ * parent): a job of this process takes the URL from here instead of fetching
+ * the message it may not read.
  */
 export class SeenAttachments {
   readonly #urls = new Map<string, string>();

@@ -1,6 +1,6 @@
 import { copy } from '../copy/copy.js';
 import type { ChatLogger } from '../surface/ports.js';
-import type { ChatTarget, ResultAction } from '../surface/surface.js';
+import type { AttachmentRef, ChatTarget, ResultAction } from '../surface/surface.js';
 import { MAX_PROMPT_CHARS } from '../chat/imagine.js';
 import {
   type ImageVersion,
@@ -37,6 +37,8 @@ export interface ButtonPress {
   interaction?: InteractionToken | undefined;
   /** The message the button is on: only the bot's own result of the version counts. */
   message: PressedMessage;
+  /** Its images as the press showed them, where the bot may not read the message back (see `ResultActionInput.shown`). */
+  shown?: readonly AttachmentRef[] | undefined;
 }
 
 /** The edit form to open, in copy.ts's words; `state` travels with it and comes back on submit. */
@@ -176,6 +178,7 @@ export class ResultPresses {
           version: { jobId: version.jobId, index: version.index },
           userId: from.userId,
           ...(instruction === undefined ? {} : { instruction }),
+          ...(from.shown === undefined || from.shown.length === 0 ? {} : { shown: from.shown }),
         },
       },
       interaction: from.interaction,
