@@ -25,6 +25,9 @@ import { interactionOnly } from './user-install.js';
 /** A call started this close to the token's end might outlive it: the channel takes over a little early. */
 export const TOKEN_MARGIN_MS = 30_000;
 
+/** How the interaction webhook names the deferred response. */
+const ORIGINAL = '@original';
+
 /** Follow-ups Discord lets a user-installed app create per interaction (June 2024). */
 export const USER_INSTALL_FOLLOW_UPS = 5;
 
@@ -43,6 +46,8 @@ interface FollowUpContent {
 
 interface Reach {
   interactionOnly: boolean;
+  /** The deferred response's message id, when the token still worked to read it. */
+  originalId?: string | undefined;
   /** Discord made the answer ephemeral (a server that forbids external apps, or an ephemeral deferral). */
   ephemeral: boolean;
 }
@@ -72,6 +77,11 @@ export interface InteractionSurfaceOptions {
    * back from these URLs instead of from its message.
    */
   shown?: readonly AttachmentRef[] | undefined;
+  /**
+   * The messages earlier runs of the job showed, oldest first (a resumed
+   * job's recorded steps): its follow-ups among them count toward the five.
+   */
+  shownBefore?: readonly string[] | undefined;
   now?: () => number;
 }
 
@@ -106,8 +116,10 @@ export class InteractionSurface implements ChatSurface {
   /** Whether the deferred response holds a result; unknown (undefined) until this run filled or read it. */
   #originalIsResult: boolean | undefined;
   #reach: Reach | undefined;
-  /** Follow-ups this run made, the last one last. */
+  /** Follow-ups this job made, in this run and (once counted) those before it, the last one last. */
   readonly #followUps: string[] = [];
+  /** Messages earlier runs showed, until counted among the follow-ups. */
+  #shownBefore: readonly string[];
   #toldTimeRunningOut = false;
 
   constructor(options: InteractionSurfaceOptions) {
@@ -116,6 +128,7 @@ export class InteractionSurface implements ChatSurface {
     this.#expiresAt = options.expiresAt.getTime();
     this.#channel = options.channel;
     this.#resultsInChannel = options.resultsInChannel ?? false;
+    this.#shownBefore = options.shownBefore ?? [];
     this.#shown = new Map(
       (options.shown ?? []).flatMap((attachment) => {
         const { messageId, attachmentId } = decodeLocation(attachment.id);
@@ -216,10 +229,12 @@ export class InteractionSurface implements ChatSurface {
 
   /**
    * A follow-up; a user install's past the fifth (Discord refuses a sixth)
-   * replaces the last one instead.
+   * replaces the last one instead. Discord counts per interaction, not per
+   * run: a resumed job counts those its earlier runs made too.
    */
   async #followUp(content: FollowUpContent): Promise<Message> {
     const reach = await this.#reachNow();
+    this.#countFollowUpsBefore(reach);
     const last = this.#followUps.at(-1);
     if (reach.interactionOnly && last !== undefined && this.#followUps.length >= USER_INSTALL_FOLLOW_UPS) {
       return discordCall(() => this.#webhook.editMessage(last, { ...content, attachments: [] }));
@@ -230,17 +245,25 @@ export class InteractionSurface implements ChatSurface {
     return sent;
   }
 
+  /** The messages earlier runs showed, but for the deferred response, were their follow-ups. */
+  #countFollowUpsBefore(reach: Reach): void {
+    const original = new Set([ORIGINAL, reach.originalId]);
+    const before = this.#shownBefore.filter((id) => !original.has(id) && !this.#followUps.includes(id));
+    this.#shownBefore = [];
+    this.#followUps.unshift(...new Set(before));
+  }
+
   /**
    * A user install's job that reaches the token's last moments: the person is
    * told in the answer, once, while the token still works; nothing later can
    * reach them.
    */
   async #timeRunningOut(where: ChatTarget | MessageRef): Promise<MessageRef> {
-    const ref = { channelId: where.channelId, messageId: this.#originalId ?? '@original' };
+    const ref = { channelId: where.channelId, messageId: this.#originalId ?? ORIGINAL };
     if (this.#toldTimeRunningOut || this.#now() >= this.#expiresAt) return ref;
     this.#toldTimeRunningOut = true;
     const original = await discordCall(() =>
-      this.#webhook.editMessage('@original', { content: copy.interactionTimeRunningOut }),
+      this.#webhook.editMessage(ORIGINAL, { content: copy.interactionTimeRunningOut }),
     );
     return { channelId: original.channelId, messageId: original.id };
   }
@@ -253,9 +276,10 @@ export class InteractionSurface implements ChatSurface {
       this.#reach = { interactionOnly: false, ephemeral: false };
       return this.#reach;
     }
-    const original = await discordCall(() => this.#webhook.fetchMessage('@original'));
+    const original = await discordCall(() => this.#webhook.fetchMessage(ORIGINAL));
     this.#reach = {
       interactionOnly: interactionOnly(original.interactionMetadata?.authorizingIntegrationOwners),
+      originalId: original.id,
       ephemeral: original.flags.has(MessageFlags.Ephemeral),
     };
     return this.#reach;
@@ -263,7 +287,7 @@ export class InteractionSurface implements ChatSurface {
 
   /** Ingress deferred the interaction before queueing the job, so the deferred response is there to fill. */
   async #fillOriginal(content: Parameters<InteractionWebhook['editMessage']>[1]): Promise<Message> {
-    const original = await discordCall(() => this.#webhook.editMessage('@original', content));
+    const original = await discordCall(() => this.#webhook.editMessage(ORIGINAL, content));
     this.#originalId = original.id;
     return original;
   }
@@ -276,7 +300,7 @@ export class InteractionSurface implements ChatSurface {
   async #holdsResult(messageId: string): Promise<boolean> {
     if (this.#originalId !== undefined && messageId !== this.#originalId) return false;
     if (this.#originalIsResult === undefined) {
-      const original = await discordCall(() => this.#webhook.fetchMessage('@original'));
+      const original = await discordCall(() => this.#webhook.fetchMessage(ORIGINAL));
       this.#originalId = original.id;
       this.#originalIsResult = original.components.length > 0;
     }

@@ -1,5 +1,6 @@
 import type { ChatSurface } from '@genbot/core/surface';
 import type { ChatJob, SurfaceFactory } from '@genbot/core/jobs';
+import type { JobStep } from '@genbot/core/store';
 import { type Client, InteractionWebhook } from 'discord.js';
 import { ChannelSurface } from './channel-surface.js';
 import { InteractionSurface } from './interaction-surface.js';
@@ -42,7 +43,7 @@ export class DiscordSurfaces implements SurfaceFactory {
     return job.input.kind === 'mention' ? job.id : undefined;
   }
 
-  surfaceFor(job: ChatJob): ChatSurface {
+  surfaceFor(job: ChatJob, steps: readonly JobStep[] = []): ChatSurface {
     if (job.interaction === undefined) return this.#channel;
     // The typing asks for a logged-in client; the webhook only uses its REST and caches.
     const webhook = new InteractionWebhook(this.#client as Client<true>, this.#applicationId, job.interaction.token);
@@ -54,6 +55,7 @@ export class DiscordSurfaces implements SurfaceFactory {
       // An edit with an interaction came from the Edit image form: its image replies to the message edited.
       resultsInChannel: job.input.kind === 'message-edit',
       shown: 'action' in job.input ? job.input.action.shown : undefined,
+      shownBefore: steps.flatMap((step) => (step.messageId === undefined ? [] : [step.messageId])),
       ...(this.#now === undefined ? {} : { now: this.#now }),
     });
   }
