@@ -113,7 +113,7 @@ describe('Discord user installs, run by a worker from the job alone', () => {
     expect(fake.state.message(interaction.channelId, done?.followUpMessageIds[4] ?? '')?.content).toBe('line 8');
   });
 
-  it('says in the answer that the time is running out, and goes to no channel, when the token nears its end', async () => {
+  it('says in the answer that the time ran out, asks the service for nothing, and goes to no channel, when the token nears its end', async () => {
     const prompt = 'a slow sunrise';
     const interaction = await adaImaginesElsewhere(prompt);
     const before = fake.state.botRequests.length;
@@ -129,5 +129,7 @@ describe('Discord user installs, run by a worker from the job alone', () => {
     expect(original?.attachments).toEqual([]);
     expect(done?.followUpMessageIds).toEqual([]);
     expect(channelCalls(interaction.channelId, before)).toEqual([]);
+    // Nothing was drawn that no one could see: the quota and the service are spared.
+    expect(emulator.requests.filter((request) => JSON.stringify(request.body).includes(prompt))).toEqual([]);
   });
 });

@@ -25,6 +25,11 @@ import { interactionOnly } from './user-install.js';
 /** A call started this close to the token's end might outlive it: the channel takes over a little early. */
 export const TOKEN_MARGIN_MS = 30_000;
 
+/** A user install's job past its interaction's usable life: nothing it does can be shown any more. */
+export class InteractionTokenOverError extends Error {
+  override readonly name = 'InteractionTokenOverError';
+}
+
 /** How the interaction webhook names the deferred response. */
 const ORIGINAL = '@original';
 
@@ -97,8 +102,9 @@ export interface InteractionSurfaceOptions {
  *
  * Used where the bot is not (a user install), the interaction is the only way
  * to the person: nothing goes to the channel, at most 5 follow-ups are made
- * (later ones replace the last), and a job about to outlive the token says so
- * in its answer while it still can.
+ * (later ones replace the last, counting those of the job's earlier runs),
+ * and a job about to outlive the token says so in its answer while it still
+ * can, and goes no further.
  */
 export class InteractionSurface implements ChatSurface {
   readonly platform = 'discord';
@@ -156,7 +162,7 @@ export class InteractionSurface implements ChatSurface {
     const reach = await this.#reachNow();
     if (!this.#tokenLive()) {
       if (!reach.interactionOnly) return this.#channel.post(this.#inChannel(target), text);
-      return this.#timeRunningOut(target);
+      return this.#ranOut();
     }
     if (this.#originalId === undefined) {
       const original = await this.#fillOriginal({ content: text });
@@ -177,8 +183,7 @@ export class InteractionSurface implements ChatSurface {
     const reach = await this.#reachNow();
     if (!this.#tokenLive()) {
       if (!reach.interactionOnly) return this.#channel.edit(message, text);
-      await this.#timeRunningOut(message);
-      return;
+      return this.#ranOut();
     }
     if (await this.#holdsResult(message.messageId)) return;
     await discordCall(() => this.#webhook.editMessage(message.messageId, { content: text }));
@@ -194,10 +199,7 @@ export class InteractionSurface implements ChatSurface {
     if (!reach.interactionOnly && (this.#resultsInChannel || !this.#tokenLive())) {
       return this.#channel.uploadFiles(this.#inChannel(target), files, comment, buttons);
     }
-    if (!this.#tokenLive()) {
-      await this.#timeRunningOut(target);
-      throw new Error('the interaction token ran out before the result could be shown');
-    }
+    if (!this.#tokenLive()) return this.#ranOut();
     const result = { content: comment, files: toUploads(files), components: actionRows(buttons) };
     // A form's deferred answer may still be a private progress line: a user install's result takes its place.
     const fillsOriginal = buttons.length > 0 || (reach.interactionOnly && this.#resultsInChannel);
@@ -255,17 +257,17 @@ export class InteractionSurface implements ChatSurface {
 
   /**
    * A user install's job that reaches the token's last moments: the person is
-   * told in the answer, once, while the token still works; nothing later can
-   * reach them.
+   * told in the answer, once, while the token still works (a result already
+   * there keeps its words); nothing later can reach them. The call fails, so
+   * a job that has not drawn yet ends before it asks the service for images
+   * no one would see (its first post or edit comes first).
    */
-  async #timeRunningOut(where: ChatTarget | MessageRef): Promise<MessageRef> {
-    const ref = { channelId: where.channelId, messageId: this.#originalId ?? ORIGINAL };
-    if (this.#toldTimeRunningOut || this.#now() >= this.#expiresAt) return ref;
-    this.#toldTimeRunningOut = true;
-    const original = await discordCall(() =>
-      this.#webhook.editMessage(ORIGINAL, { content: copy.interactionTimeRunningOut }),
-    );
-    return { channelId: original.channelId, messageId: original.id };
+  async #ranOut(): Promise<never> {
+    if (!this.#toldTimeRunningOut && this.#now() < this.#expiresAt && this.#originalIsResult !== true) {
+      this.#toldTimeRunningOut = true;
+      await discordCall(() => this.#webhook.editMessage(ORIGINAL, { content: copy.interactionTimeRunningOut }));
+    }
+    throw new InteractionTokenOverError('the interaction token ran out: nothing more can be shown');
   }
 
   /** How this interaction may be answered; read from its original response on the first call. */
