@@ -54,7 +54,7 @@ async function resultByANewWorker(started: DiscordInteraction): Promise<DiscordM
 }
 
 describe('Discord user installs, each job run by a worker that never saw the interaction', () => {
-  it('varies and edits a result from the images its press showed, kept with the job', async () => {
+  it('varies, re-rolls, undoes and edits a result from the images its presses showed, kept with the jobs', async () => {
     const elsewhere = h.fake.elsewhereChannelId('their-server');
     const started = h.fake.userRunsCommand({
       user: 'ada',
@@ -68,11 +68,19 @@ describe('Discord user installs, each job run by a worker that never saw the int
     expect(varied.attachments.length).toBeGreaterThan(0);
     expect(varied.content).toBe(copy.variedComment([2], 1));
 
+    // A Re-roll of the variation varies v1 again: v1's image only the Vary press showed.
+    const rerolled = await resultByANewWorker(press(h.fake, 'ada', varied, copy.buttonReroll));
+    expect(rerolled.content).toBe(copy.variedComment([3], 1));
+    // Undo on the re-roll shows v1 again: followed back through the Re-roll to the Vary press.
+    const undone = await resultByANewWorker(press(h.fake, 'ada', rerolled, copy.buttonUndo));
+    expect(undone.content).toBe(copy.restoredComment(1, 3));
+    expect(undone.attachments[0]?.bytes).toEqual(result.attachments[0]?.bytes);
+
     const opened = await answered(h.fake, press(h.fake, 'ada', varied, copy.buttonEdit()));
     const submit = h.fake.userSubmitsModal({ interactionId: opened.id, values: { instruction: 'make it blue' } });
     const edited = await resultByANewWorker(submit);
     expect(edited.attachments.length).toBeGreaterThan(0);
-    expect(edited.content).toBe(copy.editedComment([3], 2, 'make it blue'));
+    expect(edited.content).toBe(copy.editedComment([4], 2, 'make it blue'));
     // Nothing was asked of the channel: the bot may not read it.
     expect(h.fake.state.botRequests.filter((call) => call.path.startsWith(`/channels/${elsewhere}`))).toEqual([]);
   });

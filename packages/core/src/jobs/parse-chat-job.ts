@@ -10,8 +10,8 @@ export class UnreadableJobError extends Error {
 
 /** A conversation ingress saw whole is short (the mention and what it replies to). */
 const MAX_KNOWN_HISTORY = 2;
-/** A result message holds at most 10 files (Discord's limit). */
-const MAX_SHOWN = 10;
+/** A press's images: its message's and its version's parent's, each at most 10 files (Discord's limit). */
+const MAX_SHOWN = 20;
 
 const target = z.object({ channelId: z.string().min(1), threadId: z.string().min(1).optional() });
 

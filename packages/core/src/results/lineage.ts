@@ -12,10 +12,10 @@ export interface ResultActionInput {
   /** Who pressed: the job counts for them. */
   userId: string;
   /**
-   * The images of the message pressed, as the press showed them, where the
-   * bot may not read that message back (a Discord user install): kept with
-   * the job, so a worker anywhere, or after a restart, downloads the version
-   * from them.
+   * The images of the message pressed, as the press showed them, and of the
+   * version's parent, as an earlier job was shown them, where the bot may not
+   * read messages back (a Discord user install): kept with the job, so a
+   * worker anywhere, or after a restart, downloads the versions from them.
    */
   shown?: readonly AttachmentRef[] | undefined;
 }
