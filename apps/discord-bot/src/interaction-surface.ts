@@ -77,9 +77,10 @@ export interface InteractionSurfaceOptions {
    */
   resultsInChannel?: boolean;
   /**
-   * The images the interaction showed (a result pressed where the bot may
-   * not read the channel, see `shownBy`): a version among them is read
-   * back from these URLs instead of from its message.
+   * The images the job was shown where the bot may not read the channel (a
+   * user install): the pressed result's (see `shownBy`) and its version's
+   * parent's (see core's `parentShown`). A version among them is read back
+   * from these URLs instead of from its message.
    */
   shown?: readonly AttachmentRef[] | undefined;
   /**

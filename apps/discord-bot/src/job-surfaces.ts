@@ -4,7 +4,6 @@ import type { JobStep } from '@genbot/core/store';
 import { type Client, InteractionWebhook } from 'discord.js';
 import { ChannelSurface } from './channel-surface.js';
 import { InteractionSurface } from './interaction-surface.js';
-import type { SeenAttachments } from './seen-attachments.js';
 
 export interface DiscordSurfacesOptions {
   /** A REST client: one that never logged in does (see rest-client.ts); a gateway client does too. */
@@ -13,8 +12,6 @@ export interface DiscordSurfacesOptions {
   applicationId: string;
   /** The bot user, to tell its own messages apart in a thread. */
   selfId: string;
-  /** Attachment URLs ingress saw in interactions where the bot may not read the channel (this process's). */
-  seenAttachments?: SeenAttachments;
   now?: () => number;
 }
 
@@ -34,7 +31,7 @@ export class DiscordSurfaces implements SurfaceFactory {
   constructor(options: DiscordSurfacesOptions) {
     this.#client = options.client;
     this.#applicationId = options.applicationId;
-    this.#channel = new ChannelSurface(options.client, options.selfId, options.seenAttachments);
+    this.#channel = new ChannelSurface(options.client, options.selfId);
     this.#now = options.now;
   }
 

@@ -83,9 +83,6 @@ async function submitButtonEdit(
   logger: Logger,
 ): Promise<void> {
   const channelId = submit.channelId ?? '';
-  if (submit.message !== null && interactionOnly(submit.authorizingIntegrationOwners)) {
-    context.seenAttachments.remember(submit.message);
-  }
   const answer = await context.presses.submitForm(
     {
       jobId: formJobId(form.openedBy),

@@ -6,7 +6,7 @@ import { interactionJobId } from '../job-ids.js';
 import { editModal } from '../results/edit-form.js';
 import { formId } from '../results/form-ids.js';
 import type { IngressContext } from './context.js';
-import { interactionOnly, shownBy } from '../user-install.js';
+import { shownBy } from '../user-install.js';
 import { openForm } from './open-form.js';
 import { tellBeforeTokenEnds } from './token-end.js';
 import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private-answer.js';
@@ -20,8 +20,6 @@ import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private
  * person, a quota) is private.
  */
 export async function pressResultButton(press: ButtonInteraction, context: IngressContext, logger: Logger) {
-  // A later Undo or Re-roll of this one's result reads this image as its parent: only this press showed it.
-  if (interactionOnly(press.authorizingIntegrationOwners)) context.seenAttachments.remember(press.message);
   const answer = await context.presses.press(
     {
       jobId: interactionJobId(press.id),
