@@ -91,7 +91,29 @@ describe('Discord user installs, run by a worker from the job alone', () => {
     expect(channelCalls(interaction.channelId, before)).toEqual([]);
   });
 
-  it('says in the answer that the time is running out, and goes to no channel, when the token nears its end', async () => {
+  it('counts the follow-ups of the runs before a resume: Discord counts per interaction', async () => {
+    const interaction = await adaImaginesElsewhere('a long story');
+    const job = imagineJob(interaction, 'a long story', interaction.createdAt + 15 * 60_000);
+    const target = { channelId: interaction.channelId };
+    // The run a restart stopped: the deferred answer and three follow-ups, each recorded as a step.
+    const before = worker.surfaces.surfaceFor(job);
+    const steps = [];
+    for (let index = 0; index < 4; index += 1) {
+      const ref = await before.post(target, `line ${index + 1}`);
+      steps.push({ name: 'posted', index, messageId: ref.messageId, at: new Date() });
+    }
+    // The run that resumes it, from the job and its recorded steps.
+    const resumed = worker.surfaces.surfaceFor(job, steps);
+    const posted = [];
+    for (let n = 5; n <= 8; n += 1) posted.push(await resumed.post(target, `line ${n}`));
+    const done = fake.state.interaction(interaction.id);
+    expect(done?.followUpMessageIds).toHaveLength(5);
+    // Two more fit; the next two replaced the fifth.
+    expect(new Set(posted.slice(2).map((ref) => ref.messageId))).toEqual(new Set([done?.followUpMessageIds[4]]));
+    expect(fake.state.message(interaction.channelId, done?.followUpMessageIds[4] ?? '')?.content).toBe('line 8');
+  });
+
+  it('says in the answer that the time ran out, asks the service for nothing, and goes to no channel, when the token nears its end', async () => {
     const prompt = 'a slow sunrise';
     const interaction = await adaImaginesElsewhere(prompt);
     const before = fake.state.botRequests.length;
@@ -107,5 +129,7 @@ describe('Discord user installs, run by a worker from the job alone', () => {
     expect(original?.attachments).toEqual([]);
     expect(done?.followUpMessageIds).toEqual([]);
     expect(channelCalls(interaction.channelId, before)).toEqual([]);
+    // Nothing was drawn that no one could see: the quota and the service are spared.
+    expect(emulator.requests.filter((request) => JSON.stringify(request.body).includes(prompt))).toEqual([]);
   });
 });

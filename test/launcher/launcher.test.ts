@@ -29,8 +29,23 @@ describe('genbot start with no token: the playground', () => {
     expect(state.service.emulated).toBe(true);
     expect(state.slack.channel.name).toBe('general');
     expect(state.discord.channel.name).toBe('general');
-    // The Discord bot registered /imagine in the emulated guild, with its aspect-ratio choice.
+    // The Discord bot registered /imagine, with its aspect-ratio choice, globally as production does.
     expect(state.discord.commands.map((c) => c.name)).toContain('imagine');
+    // So the DM with the bot offers it too, and the bot draws there.
+    await postJson(new URL('api/discord/commands', url).href, {
+      name: 'imagine',
+      options: { prompt: 'a paper kite' },
+      dm: true,
+      user: 'bob',
+    });
+    await eventually(
+      async () => {
+        const now = (await (await fetch(new URL('api/state', url))).json()) as PlaygroundSnapshot;
+        const dm = now.discordDms.find((each) => each.person === 'bob');
+        return dm?.messages.some((message) => message.isBot && message.files.length > 0) === true ? true : undefined;
+      },
+      { timeoutMs: 30_000, what: "/imagine's result in bob's DM" },
+    );
     expect(genbot.stdout()).toMatch(/^Service: offline emulator/m);
     expect(genbot.stdout()).toMatch(/^Models: chat \S+, images \S+$/m);
   });

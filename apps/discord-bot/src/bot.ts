@@ -17,7 +17,6 @@ import { DiscordSurfaces } from './job-surfaces.js';
 import { putCommands } from './register-commands.js';
 import { createRestAgent } from './rest-agent.js';
 import { createRestClient } from './rest-client.js';
-import { SeenAttachments } from './seen-attachments.js';
 import { restLimitOf } from './shared-rest-limit.js';
 
 export interface DiscordBotOptions {
@@ -93,19 +92,16 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
 
   // The jobs' own client: REST only, as a worker elsewhere would have it.
   const worker = createRestClient({ apiUrl: discord.apiUrl, token: discord.token, agent, makeRequest });
-  const seenAttachments = new SeenAttachments();
   const surfaces = new DiscordSurfaces({
     client: worker,
     applicationId: discord.applicationId ?? client.application.id,
     selfId: client.user.id,
-    seenAttachments,
   });
   const context: IngressContext = {
     ...jobs,
     notices: runtime.notices,
     turns: runtime.turns,
     editTargets: new EditTargets(),
-    seenAttachments,
     logger,
   };
   if (options.metrics !== undefined) {

@@ -24,7 +24,6 @@ import { DiscordCallError, discordCall } from './discord-errors.js';
 import { downloadAttachment, encodeLocation, type AttachmentLocation } from './download.js';
 import { discordLimits } from './limits.js';
 import { actionRows } from './results/action-rows.js';
-import type { SeenAttachments } from './seen-attachments.js';
 import { toThreadMessage } from './thread-message.js';
 import { TURNED_AWAY } from './turned-away.js';
 import { toUploads, uploadReceipt } from './uploads.js';
@@ -66,12 +65,9 @@ export class ChannelSurface implements ChatSurface {
   readonly #client: Client;
   readonly #selfId: string;
   readonly #fetching = new Map<string, Promise<Channel | null>>();
-  readonly #seen: SeenAttachments | undefined;
 
-  /** `seen`: URLs interactions showed where the bot may not read the channel (user installs). */
-  constructor(client: Client, selfId: string, seen?: SeenAttachments) {
+  constructor(client: Client, selfId: string) {
     this.#client = client;
-    this.#seen = seen;
     this.#selfId = selfId;
   }
 
@@ -156,8 +152,6 @@ export class ChannelSurface implements ChatSurface {
   async #freshUrl(where: AttachmentLocation): Promise<string | undefined> {
     const { channelId, messageId, attachmentId } = where;
     if (channelId === undefined || messageId === undefined || attachmentId === undefined) return undefined;
-    const seen = this.#seen?.url(messageId, attachmentId);
-    if (seen !== undefined) return seen;
     try {
       const channel = await this.#channel(channelId);
       const message = await discordCall(() => channel.messages.fetch({ message: messageId, force: true }));

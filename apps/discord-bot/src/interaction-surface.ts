@@ -16,6 +16,7 @@ import { copy } from '@genbot/core/copy';
 import { type InteractionWebhook, type Message, MessageFlags } from 'discord.js';
 import type { ChannelSurface } from './channel-surface.js';
 import { discordCall } from './discord-errors.js';
+import { decodeLocation } from './download.js';
 import { discordLimits } from './limits.js';
 import { actionRows } from './results/action-rows.js';
 import { toUploads, uploadReceipt } from './uploads.js';
@@ -23,6 +24,14 @@ import { interactionOnly } from './user-install.js';
 
 /** A call started this close to the token's end might outlive it: the channel takes over a little early. */
 export const TOKEN_MARGIN_MS = 30_000;
+
+/** A user install's job past its interaction's usable life: nothing it does can be shown any more. */
+export class InteractionTokenOverError extends Error {
+  override readonly name = 'InteractionTokenOverError';
+}
+
+/** How the interaction webhook names the deferred response. */
+const ORIGINAL = '@original';
 
 /** Follow-ups Discord lets a user-installed app create per interaction (June 2024). */
 export const USER_INSTALL_FOLLOW_UPS = 5;
@@ -42,6 +51,8 @@ interface FollowUpContent {
 
 interface Reach {
   interactionOnly: boolean;
+  /** The deferred response's message id, when the token still worked to read it. */
+  originalId?: string | undefined;
   /** Discord made the answer ephemeral (a server that forbids external apps, or an ephemeral deferral). */
   ephemeral: boolean;
 }
@@ -65,6 +76,18 @@ export interface InteractionSurfaceOptions {
    * edited (the target's `threadId`).
    */
   resultsInChannel?: boolean;
+  /**
+   * The images the job was shown where the bot may not read the channel (a
+   * user install): the pressed result's (see `shownBy`) and its version's
+   * parent's (see core's `parentShown`). A version among them is read back
+   * from these URLs instead of from its message.
+   */
+  shown?: readonly AttachmentRef[] | undefined;
+  /**
+   * The messages earlier runs of the job showed, oldest first (a resumed
+   * job's recorded steps): its follow-ups among them count toward the five.
+   */
+  shownBefore?: readonly string[] | undefined;
   now?: () => number;
 }
 
@@ -80,8 +103,9 @@ export interface InteractionSurfaceOptions {
  *
  * Used where the bot is not (a user install), the interaction is the only way
  * to the person: nothing goes to the channel, at most 5 follow-ups are made
- * (later ones replace the last), and a job about to outlive the token says so
- * in its answer while it still can.
+ * (later ones replace the last, counting those of the job's earlier runs),
+ * and a job about to outlive the token says so in its answer while it still
+ * can, and goes no further.
  */
 export class InteractionSurface implements ChatSurface {
   readonly platform = 'discord';
@@ -91,14 +115,18 @@ export class InteractionSurface implements ChatSurface {
   readonly #expiresAt: number;
   readonly #channel: ChannelSurface;
   readonly #resultsInChannel: boolean;
+  /** `shown`'s attachments by message and attachment id. */
+  readonly #shown: ReadonlyMap<string, AttachmentRef>;
   readonly #now: () => number;
   /** The deferred response's message id, once this surface has filled or seen it. */
   #originalId: string | undefined;
   /** Whether the deferred response holds a result; unknown (undefined) until this run filled or read it. */
   #originalIsResult: boolean | undefined;
   #reach: Reach | undefined;
-  /** Follow-ups this run made, the last one last. */
+  /** Follow-ups this job made, in this run and (once counted) those before it, the last one last. */
   readonly #followUps: string[] = [];
+  /** Messages earlier runs showed, until counted among the follow-ups. */
+  #shownBefore: readonly string[];
   #toldTimeRunningOut = false;
 
   constructor(options: InteractionSurfaceOptions) {
@@ -107,6 +135,15 @@ export class InteractionSurface implements ChatSurface {
     this.#expiresAt = options.expiresAt.getTime();
     this.#channel = options.channel;
     this.#resultsInChannel = options.resultsInChannel ?? false;
+    this.#shownBefore = options.shownBefore ?? [];
+    this.#shown = new Map(
+      (options.shown ?? []).flatMap((attachment) => {
+        const { messageId, attachmentId } = decodeLocation(attachment.id);
+        return messageId === undefined || attachmentId === undefined
+          ? []
+          : [[shownKey(messageId, attachmentId), attachment]];
+      }),
+    );
     this.#now = options.now ?? Date.now;
   }
 
@@ -126,7 +163,7 @@ export class InteractionSurface implements ChatSurface {
     const reach = await this.#reachNow();
     if (!this.#tokenLive()) {
       if (!reach.interactionOnly) return this.#channel.post(this.#inChannel(target), text);
-      return this.#timeRunningOut(target);
+      return this.#ranOut();
     }
     if (this.#originalId === undefined) {
       const original = await this.#fillOriginal({ content: text });
@@ -147,8 +184,7 @@ export class InteractionSurface implements ChatSurface {
     const reach = await this.#reachNow();
     if (!this.#tokenLive()) {
       if (!reach.interactionOnly) return this.#channel.edit(message, text);
-      await this.#timeRunningOut(message);
-      return;
+      return this.#ranOut();
     }
     if (await this.#holdsResult(message.messageId)) return;
     await discordCall(() => this.#webhook.editMessage(message.messageId, { content: text }));
@@ -164,10 +200,7 @@ export class InteractionSurface implements ChatSurface {
     if (!reach.interactionOnly && (this.#resultsInChannel || !this.#tokenLive())) {
       return this.#channel.uploadFiles(this.#inChannel(target), files, comment, buttons);
     }
-    if (!this.#tokenLive()) {
-      await this.#timeRunningOut(target);
-      throw new Error('the interaction token ran out before the result could be shown');
-    }
+    if (!this.#tokenLive()) return this.#ranOut();
     const result = { content: comment, files: toUploads(files), components: actionRows(buttons) };
     // A form's deferred answer may still be a private progress line: a user install's result takes its place.
     const fillsOriginal = buttons.length > 0 || (reach.interactionOnly && this.#resultsInChannel);
@@ -186,7 +219,11 @@ export class InteractionSurface implements ChatSurface {
   }
 
   postedImage(image: PostedImage): AttachmentRef {
-    return this.#channel.postedImage(image);
+    const posted = this.#channel.postedImage(image);
+    const { messageId, fileId } = image;
+    const shown =
+      messageId === undefined || fileId === undefined ? undefined : this.#shown.get(shownKey(messageId, fileId));
+    return shown === undefined ? posted : { ...posted, id: shown.id };
   }
 
   download(attachment: AttachmentRef, options: { signal?: AbortSignal } = {}): Promise<DownloadedFile> {
@@ -195,10 +232,12 @@ export class InteractionSurface implements ChatSurface {
 
   /**
    * A follow-up; a user install's past the fifth (Discord refuses a sixth)
-   * replaces the last one instead.
+   * replaces the last one instead. Discord counts per interaction, not per
+   * run: a resumed job counts those its earlier runs made too.
    */
   async #followUp(content: FollowUpContent): Promise<Message> {
     const reach = await this.#reachNow();
+    this.#countFollowUpsBefore(reach);
     const last = this.#followUps.at(-1);
     if (reach.interactionOnly && last !== undefined && this.#followUps.length >= USER_INSTALL_FOLLOW_UPS) {
       return discordCall(() => this.#webhook.editMessage(last, { ...content, attachments: [] }));
@@ -209,19 +248,27 @@ export class InteractionSurface implements ChatSurface {
     return sent;
   }
 
+  /** The messages earlier runs showed, but for the deferred response, were their follow-ups. */
+  #countFollowUpsBefore(reach: Reach): void {
+    const original = new Set([ORIGINAL, reach.originalId]);
+    const before = this.#shownBefore.filter((id) => !original.has(id) && !this.#followUps.includes(id));
+    this.#shownBefore = [];
+    this.#followUps.unshift(...new Set(before));
+  }
+
   /**
    * A user install's job that reaches the token's last moments: the person is
-   * told in the answer, once, while the token still works; nothing later can
-   * reach them.
+   * told in the answer, once, while the token still works (a result already
+   * there keeps its words); nothing later can reach them. The call fails, so
+   * a job that has not drawn yet ends before it asks the service for images
+   * no one would see (its first post or edit comes first).
    */
-  async #timeRunningOut(where: ChatTarget | MessageRef): Promise<MessageRef> {
-    const ref = { channelId: where.channelId, messageId: this.#originalId ?? '@original' };
-    if (this.#toldTimeRunningOut || this.#now() >= this.#expiresAt) return ref;
-    this.#toldTimeRunningOut = true;
-    const original = await discordCall(() =>
-      this.#webhook.editMessage('@original', { content: copy.interactionTimeRunningOut }),
-    );
-    return { channelId: original.channelId, messageId: original.id };
+  async #ranOut(): Promise<never> {
+    if (!this.#toldTimeRunningOut && this.#now() < this.#expiresAt && this.#originalIsResult !== true) {
+      this.#toldTimeRunningOut = true;
+      await discordCall(() => this.#webhook.editMessage(ORIGINAL, { content: copy.interactionTimeRunningOut }));
+    }
+    throw new InteractionTokenOverError('the interaction token ran out: nothing more can be shown');
   }
 
   /** How this interaction may be answered; read from its original response on the first call. */
@@ -232,9 +279,10 @@ export class InteractionSurface implements ChatSurface {
       this.#reach = { interactionOnly: false, ephemeral: false };
       return this.#reach;
     }
-    const original = await discordCall(() => this.#webhook.fetchMessage('@original'));
+    const original = await discordCall(() => this.#webhook.fetchMessage(ORIGINAL));
     this.#reach = {
       interactionOnly: interactionOnly(original.interactionMetadata?.authorizingIntegrationOwners),
+      originalId: original.id,
       ephemeral: original.flags.has(MessageFlags.Ephemeral),
     };
     return this.#reach;
@@ -242,7 +290,7 @@ export class InteractionSurface implements ChatSurface {
 
   /** Ingress deferred the interaction before queueing the job, so the deferred response is there to fill. */
   async #fillOriginal(content: Parameters<InteractionWebhook['editMessage']>[1]): Promise<Message> {
-    const original = await discordCall(() => this.#webhook.editMessage('@original', content));
+    const original = await discordCall(() => this.#webhook.editMessage(ORIGINAL, content));
     this.#originalId = original.id;
     return original;
   }
@@ -255,7 +303,7 @@ export class InteractionSurface implements ChatSurface {
   async #holdsResult(messageId: string): Promise<boolean> {
     if (this.#originalId !== undefined && messageId !== this.#originalId) return false;
     if (this.#originalIsResult === undefined) {
-      const original = await discordCall(() => this.#webhook.fetchMessage('@original'));
+      const original = await discordCall(() => this.#webhook.fetchMessage(ORIGINAL));
       this.#originalId = original.id;
       this.#originalIsResult = original.components.length > 0;
     }
@@ -270,4 +318,8 @@ export class InteractionSurface implements ChatSurface {
   #tokenLive(): boolean {
     return this.#now() < this.#expiresAt - TOKEN_MARGIN_MS;
   }
+}
+
+function shownKey(messageId: string, attachmentId: string): string {
+  return `${messageId}/${attachmentId}`;
 }

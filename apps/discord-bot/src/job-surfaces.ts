@@ -1,9 +1,9 @@
 import type { ChatSurface } from '@genbot/core/surface';
 import type { ChatJob, SurfaceFactory } from '@genbot/core/jobs';
+import type { JobStep } from '@genbot/core/store';
 import { type Client, InteractionWebhook } from 'discord.js';
 import { ChannelSurface } from './channel-surface.js';
 import { InteractionSurface } from './interaction-surface.js';
-import type { SeenAttachments } from './seen-attachments.js';
 
 export interface DiscordSurfacesOptions {
   /** A REST client: one that never logged in does (see rest-client.ts); a gateway client does too. */
@@ -12,8 +12,6 @@ export interface DiscordSurfacesOptions {
   applicationId: string;
   /** The bot user, to tell its own messages apart in a thread. */
   selfId: string;
-  /** Attachment URLs ingress saw in interactions where the bot may not read the channel (this process's). */
-  seenAttachments?: SeenAttachments;
   now?: () => number;
 }
 
@@ -33,7 +31,7 @@ export class DiscordSurfaces implements SurfaceFactory {
   constructor(options: DiscordSurfacesOptions) {
     this.#client = options.client;
     this.#applicationId = options.applicationId;
-    this.#channel = new ChannelSurface(options.client, options.selfId, options.seenAttachments);
+    this.#channel = new ChannelSurface(options.client, options.selfId);
     this.#now = options.now;
   }
 
@@ -42,7 +40,7 @@ export class DiscordSurfaces implements SurfaceFactory {
     return job.input.kind === 'mention' ? job.id : undefined;
   }
 
-  surfaceFor(job: ChatJob): ChatSurface {
+  surfaceFor(job: ChatJob, steps: readonly JobStep[] = []): ChatSurface {
     if (job.interaction === undefined) return this.#channel;
     // The typing asks for a logged-in client; the webhook only uses its REST and caches.
     const webhook = new InteractionWebhook(this.#client as Client<true>, this.#applicationId, job.interaction.token);
@@ -53,6 +51,8 @@ export class DiscordSurfaces implements SurfaceFactory {
       channel: this.#channel,
       // An edit with an interaction came from the Edit image form: its image replies to the message edited.
       resultsInChannel: job.input.kind === 'message-edit',
+      shown: 'action' in job.input ? job.input.action.shown : undefined,
+      shownBefore: steps.flatMap((step) => (step.messageId === undefined ? [] : [step.messageId])),
       ...(this.#now === undefined ? {} : { now: this.#now }),
     });
   }

@@ -1,4 +1,9 @@
-import { type Interaction, PermissionFlagsBits } from 'discord.js';
+import type { AttachmentRef } from '@genbot/core/surface';
+import { type Interaction, type Message, PermissionFlagsBits } from 'discord.js';
+import { messageAttachments } from './thread-message.js';
+
+/** A result message's files at most (Discord's limit per message). */
+const MAX_SHOWN = 10;
 
 /** Who authorised an interaction, as discord.js reads `authorizing_integration_owners`. */
 export interface IntegrationOwners {
@@ -26,4 +31,16 @@ export function answersMustBePrivate(interaction: Interaction): boolean {
   if (!interactionOnly(interaction.authorizingIntegrationOwners)) return false;
   const permissions = interaction.memberPermissions;
   return permissions !== null && !permissions.has(PermissionFlagsBits.UseExternalApps);
+}
+
+/**
+ * The images of the message an interaction came from (a result's button, or
+ * the form it opened), as the interaction showed them, with their signed
+ * URLs: where the bot may not read the channel (a user install), the job
+ * keeps them, so any worker, now or after a restart, can read the image
+ * back. Undefined elsewhere: there the message is fetched again for fresh URLs.
+ */
+export function shownBy(interaction: Interaction, message: Message): AttachmentRef[] | undefined {
+  if (!interactionOnly(interaction.authorizingIntegrationOwners)) return undefined;
+  return messageAttachments(message).slice(0, MAX_SHOWN);
 }

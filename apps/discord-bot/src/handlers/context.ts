@@ -3,7 +3,6 @@ import type { RefusalNotices } from '@genbot/core/chat';
 import type { Logger } from '@genbot/core/log';
 import type { LoopTurns } from '@genbot/core/time';
 import type { JobIntake, ResultPresses, UsageReporter } from '@genbot/core/jobs';
-import type { SeenAttachments } from '../seen-attachments.js';
 import type { EditTargets } from './edit-targets.js';
 
 /** The jobs floor as the Discord bot sees it: the intake's one door, `/usage`, and the presses of result buttons. */
@@ -25,7 +24,5 @@ export interface IngressContext extends DiscordJobs {
   turns: LoopTurns;
   /** Edit image's messages where the bot cannot fetch them (user installs), until their form comes back. */
   editTargets: EditTargets;
-  /** Results' attachment URLs as presses showed them where the bot cannot read the channel. */
-  seenAttachments: SeenAttachments;
   logger: Logger;
 }

@@ -9,7 +9,7 @@ import { formJobId } from '../job-ids.js';
 import { messageEditJob } from '../results/message-edit-job.js';
 import type { IngressContext } from './context.js';
 import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private-answer.js';
-import { answersMustBePrivate, interactionOnly } from '../user-install.js';
+import { answersMustBePrivate, interactionOnly, shownBy } from '../user-install.js';
 import { tellBeforeTokenEnds } from './token-end.js';
 
 const UNKNOWN_MESSAGE = 10008;
@@ -83,9 +83,6 @@ async function submitButtonEdit(
   logger: Logger,
 ): Promise<void> {
   const channelId = submit.channelId ?? '';
-  if (submit.message !== null && interactionOnly(submit.authorizingIntegrationOwners)) {
-    context.seenAttachments.remember(submit.message);
-  }
   const answer = await context.presses.submitForm(
     {
       jobId: formJobId(form.openedBy),
@@ -98,6 +95,7 @@ async function submitButtonEdit(
       target: { channelId },
       interaction: { token: submit.token, expiresAt: new Date(submit.createdTimestamp + INTERACTION_TOKEN_MS) },
       messageId: submit.message?.id,
+      shown: submit.message === null ? undefined : shownBy(submit, submit.message),
     },
     {
       beforeQueue: async () => {

@@ -6,7 +6,7 @@ import { interactionJobId } from '../job-ids.js';
 import { editModal } from '../results/edit-form.js';
 import { formId } from '../results/form-ids.js';
 import type { IngressContext } from './context.js';
-import { interactionOnly } from '../user-install.js';
+import { shownBy } from '../user-install.js';
 import { openForm } from './open-form.js';
 import { tellBeforeTokenEnds } from './token-end.js';
 import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private-answer.js';
@@ -20,8 +20,6 @@ import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private
  * person, a quota) is private.
  */
 export async function pressResultButton(press: ButtonInteraction, context: IngressContext, logger: Logger) {
-  // Where the bot cannot read the channel, the press is the only place the result's image URLs show.
-  if (interactionOnly(press.authorizingIntegrationOwners)) context.seenAttachments.remember(press.message);
   const answer = await context.presses.press(
     {
       jobId: interactionJobId(press.id),
@@ -33,6 +31,7 @@ export async function pressResultButton(press: ButtonInteraction, context: Ingre
       target: { channelId: press.channelId },
       interaction: { token: press.token, expiresAt: new Date(press.createdTimestamp + INTERACTION_TOKEN_MS) },
       message: { id: press.message.id, bySelf: press.message.author.id === press.client.user.id },
+      shown: shownBy(press, press.message),
     },
     {
       beforeQueue: async () => {

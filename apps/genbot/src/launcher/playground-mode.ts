@@ -75,7 +75,8 @@ export async function startLocalPlayground(options: {
       },
       discord: {
         discord: { token: discordFake.botToken, applicationId: discordFake.applicationId, apiUrl: discordFake.apiUrl },
-        registerCommands: { guildId: discordFake.guildId },
+        // Global, as production registers them: only these reach a DM with the bot.
+        registerCommands: {},
       },
     });
     const { port } = bots.slack ?? {};

@@ -174,7 +174,7 @@ export function openJobs(options: JobsOptions): Jobs {
     botJobs: {
       intake,
       usage: new LedgerUsageReporter(store.usage, quota),
-      presses: new ResultPresses({ versions: store.versions, intake, logger }),
+      presses: new ResultPresses({ versions: store.versions, jobs: store.jobs, intake, logger }),
       settings,
       adminUserIds: options.adminUserIds ?? [],
     },

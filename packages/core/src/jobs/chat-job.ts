@@ -2,7 +2,7 @@ import type { MentionInput } from '../chat/handle-mention.js';
 import type { ImagineInput } from '../chat/imagine.js';
 import type { ChatSurface, ChatTarget, ResultAction, ThreadMessage } from '../surface/surface.js';
 import type { ResultActionInput } from '../results/lineage.js';
-import type { InteractionToken, Platform } from '../store/index.js';
+import type { InteractionToken, JobStep, Platform } from '../store/index.js';
 
 /** Bumped when the shape of `ChatJobInput` changes; workers read, migrate or refuse older versions. */
 export const CHAT_JOB_SCHEMA_VERSION = 1;
@@ -61,7 +61,12 @@ export interface ChatJob {
  */
 export interface SurfaceFactory {
   readonly platform: Platform;
-  surfaceFor(job: ChatJob): ChatSurface;
+  /**
+   * `steps`: what earlier runs of the job recorded (a job resumed after a
+   * restart, or handed to another worker), for a surface whose limits span
+   * its runs (Discord: a user install's five follow-ups per interaction).
+   */
+  surfaceFor(job: ChatJob, steps?: readonly JobStep[]): ChatSurface;
   /**
    * The app's cancellation key for the message that started the job (its
    * deletion cancels the work), when the job has one.

@@ -121,7 +121,7 @@ export class JobWorker {
     const { store, runtime, logger } = this.#options;
     const factory = this.#factory(job.platform);
     const meter = new UsageMeter();
-    const platformSurface = factory.surfaceFor(job);
+    const platformSurface = factory.surfaceFor(job, record.steps);
     const plan = await planJob(job, platformSurface, {
       versions: store.versions,
       stored: this.#stored,

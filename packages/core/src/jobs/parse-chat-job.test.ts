@@ -49,3 +49,21 @@ describe('a mention job with the conversation ingress saw whole', () => {
     expect(() => parseChatJob(record)).toThrow(UnreadableJobError);
   });
 });
+
+describe('a press that showed the images of its message', () => {
+  it('keeps them through the store, so a worker elsewhere reads the version from them', () => {
+    const shown = [{ id: '{"url":"https://cdn.example/a.png"}', name: 'a.png', mimeType: 'image/png', size: 10 }];
+    const press: ChatJob = {
+      id: 'dc-int-1',
+      platform: 'discord',
+      channelId: 'C1',
+      userId: 'U1',
+      input: {
+        kind: 'vary',
+        action: { target: { channelId: 'C1' }, version: { jobId: 'dc-int-0', index: 0 }, userId: 'U1', shown },
+      },
+    };
+    const job = parseChatJob(stored(press));
+    expect(job.input.kind === 'vary' && job.input.action.shown).toEqual(shown);
+  });
+});

@@ -10,6 +10,8 @@ export class UnreadableJobError extends Error {
 
 /** A conversation ingress saw whole is short (the mention and what it replies to). */
 const MAX_KNOWN_HISTORY = 2;
+/** A press's images: its message's and its version's parent's, each at most 10 files (Discord's limit). */
+const MAX_SHOWN = 20;
 
 const target = z.object({ channelId: z.string().min(1), threadId: z.string().min(1).optional() });
 
@@ -59,6 +61,7 @@ const inputSchema = z.discriminatedUnion('kind', [
         version: z.object({ jobId: z.string().min(1), index: z.number().int().nonnegative() }),
         instruction: z.string().optional(),
         userId: z.string().min(1),
+        shown: z.array(attachment).max(MAX_SHOWN).optional(),
       }),
     }),
   ),

@@ -1,17 +1,19 @@
 import { copy } from '../copy/copy.js';
 import type { ChatLogger } from '../surface/ports.js';
-import type { ChatTarget, ResultAction } from '../surface/surface.js';
+import type { AttachmentRef, ChatTarget, ResultAction } from '../surface/surface.js';
 import { MAX_PROMPT_CHARS } from '../chat/imagine.js';
 import {
   type ImageVersion,
   type ImageVersionStore,
   type InteractionToken,
+  type JobStore,
   type Platform,
   StoreUnavailableError,
 } from '../store/index.js';
 import { parseButtonId } from '../results/button-id.js';
 import type { ChatJob } from './chat-job.js';
 import type { JobIntake, SubmitOptions } from './job-intake.js';
+import { parentShown } from './parent-shown.js';
 
 /** The message a button was pressed on, as the platform's delivery tells it. */
 export interface PressedMessage {
@@ -37,6 +39,8 @@ export interface ButtonPress {
   interaction?: InteractionToken | undefined;
   /** The message the button is on: only the bot's own result of the version counts. */
   message: PressedMessage;
+  /** Its images as the press showed them, where the bot may not read the message back (see `ResultActionInput.shown`). */
+  shown?: readonly AttachmentRef[] | undefined;
 }
 
 /** The edit form to open, in copy.ts's words; `state` travels with it and comes back on submit. */
@@ -75,6 +79,13 @@ export interface ResultPressesOptions {
   versions: ImageVersionStore;
   intake: JobIntake;
   logger: ChatLogger;
+  /**
+   * Where the images earlier jobs were shown are read, for a press that
+   * shows its own (`ButtonPress.shown`): Undo and a Re-roll of an edit read
+   * the version's parent (see `parentShown`). Without it, only the pressed
+   * message's images go with such a job.
+   */
+  jobs?: Pick<JobStore, 'get'> | undefined;
 }
 
 /**
@@ -162,6 +173,7 @@ export class ResultPresses {
       return { kind: 'refused', answer: copy.pressNotOnResult };
     }
     if (action === 'undo' && version.parent === undefined) return { kind: 'refused', answer: copy.nothingToUndo };
+    const shown = await this.#shownWith(action, version, from);
     const job: ChatJob = {
       id: from.jobId,
       platform: from.platform,
@@ -176,6 +188,7 @@ export class ResultPresses {
           version: { jobId: version.jobId, index: version.index },
           userId: from.userId,
           ...(instruction === undefined ? {} : { instruction }),
+          ...(shown.length === 0 ? {} : { shown }),
         },
       },
       interaction: from.interaction,
@@ -184,6 +197,25 @@ export class ResultPresses {
     const result = await intake.submit(job, options);
     if (!result.accepted) return { kind: 'refused', answer: result.answer };
     return { kind: 'started', duplicate: result.duplicate, position: result.position };
+  }
+
+  /** The press's own images, and its version's parent's as an earlier job was shown them; none where the bot reads messages itself. */
+  async #shownWith(
+    action: ResultAction,
+    version: ImageVersion,
+    from: Omit<ButtonPress, 'buttonId' | 'message'>,
+  ): Promise<readonly AttachmentRef[]> {
+    const { jobs, versions, logger } = this.#options;
+    if (from.shown === undefined) return [];
+    if (jobs === undefined) return from.shown;
+    try {
+      return [...from.shown, ...(await parentShown(action, version, { versions, jobs }))];
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      // The press's own images still go: an action that reads no parent runs as well.
+      logger.warn({ err: error, jobId: from.jobId }, 'could not read what earlier presses showed');
+      return from.shown;
+    }
   }
 }
 

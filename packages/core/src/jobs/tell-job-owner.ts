@@ -21,7 +21,7 @@ export async function tellJobOwner(
   // Only its place and interaction matter to the surface: the input is a stand-in.
   const job = jobOfRecord(record, { kind: 'imagine', imagine: { target, prompt: '', userId: record.userId } });
   try {
-    const surface = factory.surfaceFor(job);
+    const surface = factory.surfaceFor(job, record.steps);
     await surface.post(target, text.slice(0, surface.limits.maxMessageChars));
   } catch (error) {
     logger.error({ err: error, jobId: record.id }, 'could not tell the user about a job');
