@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SlackApiError } from '../api-error.js';
 import { json, parseArgs, str } from '../params.js';
 import type { SlackView } from '../interactivity.js';
+import { checkModalBlocks } from './modal-blocks.js';
 import type { MethodSpec } from './types.js';
 
 const plainText = z.object({ type: z.literal('plain_text'), text: z.string().min(1) }).loose();
@@ -26,8 +27,11 @@ const updateArgs = z.object({
   view: json(z.record(z.string(), z.unknown())),
 });
 
-function checkModal(view: Record<string, unknown>): Record<string, unknown> {
-  if (!modal.safeParse(view).success) throw new SlackApiError('invalid_arguments');
+/** Checks a view as Slack does before showing it; `response_action: update` answers are checked the same way. */
+export function checkModal(view: Record<string, unknown>): Record<string, unknown> {
+  const parsed = modal.safeParse(view);
+  if (!parsed.success) throw new SlackApiError('invalid_arguments');
+  checkModalBlocks(parsed.data.blocks);
   return view;
 }
 
