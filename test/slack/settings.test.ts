@@ -292,6 +292,19 @@ describe('/genbot on Slack (real Bolt, the fake, a SQLite store)', () => {
     expect((await stored('C9')).system_prompt?.channel).toBe(long);
   });
 
+  it('tells the admin privately when the form could not open in time', async () => {
+    const restore = slack.expireTriggers();
+    try {
+      const acks = slack.workspace.ephemerals.length;
+      const views = slack.views.length;
+      await slack.userRunsCommand({ user: ADMIN, channel: 'C12', command: '/genbot', text: '' });
+      expect((await posted(ADMIN, 'C12', acks)).text).toBe(copy.settingsModal.notOpened);
+      expect(slack.views.length).toBe(views);
+    } finally {
+      restore();
+    }
+  });
+
   it('refuses a forged submission for another channel, or someone else’s form, with nothing changed', async () => {
     const form = await openForm(ADMIN, 'C10');
     const metadata = String(form.view.private_metadata);

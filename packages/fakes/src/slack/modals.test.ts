@@ -78,7 +78,7 @@ describe('Slack modals with selects and inputs against the real Bolt', () => {
     expect(await info('U3')).toEqual([true, true]);
   });
 
-  it('refuses views Slack would refuse: an initial option not offered, an input longer than 3,000, a block id twice', async () => {
+  it('refuses views Slack would refuse: an initial option not offered, an input longer than 3,000, a block id twice, inputs without a submit button', async () => {
     slack = await startSlackFake();
     const triggers: string[] = [];
     app = await startHttpBolt(slack, (bolt) => {
@@ -99,6 +99,8 @@ describe('Slack modals with selects and inputs against the real Bolt', () => {
     await expect(open({ ...good, blocks: [levels, notOffered, prompt] })).rejects.toThrow(/invalid_arguments/);
     await expect(open({ ...good, blocks: [levels, ratio, tooLong] })).rejects.toThrow(/invalid_arguments/);
     await expect(open({ ...good, blocks: [levels, ratio, ratio] })).rejects.toThrow(/invalid_arguments/);
+    const { submit: _submit, ...unsubmittable } = good;
+    await expect(open(unsubmittable)).rejects.toThrow(/invalid_arguments/);
     await expect(open(good)).resolves.toMatchObject({ ok: true });
   });
 

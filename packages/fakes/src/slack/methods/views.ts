@@ -7,7 +7,10 @@ import type { MethodSpec } from './types.js';
 
 const plainText = z.object({ type: z.literal('plain_text'), text: z.string().min(1) }).loose();
 
-/** What Slack checks of a modal: its type, a title of at most 24 characters, at most 100 blocks. */
+/**
+ * What Slack checks of a modal: its type, a title of at most 24 characters,
+ * at most 100 blocks, and a submit button whenever it holds an input.
+ */
 const modal = z
   .object({
     type: z.literal('modal'),
@@ -18,7 +21,8 @@ const modal = z
     private_metadata: z.string().max(3000).optional(),
     callback_id: z.string().max(255).optional(),
   })
-  .loose();
+  .loose()
+  .refine((view) => view.submit !== undefined || !view.blocks.some((block) => block.type === 'input'));
 
 const openArgs = z.object({ trigger_id: str, view: json(z.record(z.string(), z.unknown())) });
 const updateArgs = z.object({
