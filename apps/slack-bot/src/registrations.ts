@@ -2,7 +2,7 @@
  * What the bot answers, in the terms of Slack's app manifest: `manifest.yml`
  * must enable exactly this (manifest.test.ts holds them together).
  */
-export const SLASH_COMMANDS: readonly string[] = ['/imagine', '/usage'];
+export const SLASH_COMMANDS: readonly string[] = ['/imagine', '/usage', '/genbot'];
 
 /** Bolt listeners by event type. */
 export const EVENT_TYPES: readonly string[] = ['app_mention', 'message', 'app_home_opened', 'assistant_thread_started'];
@@ -31,7 +31,7 @@ export const BOT_SCOPES: Readonly<Record<string, string>> = {
   'chat:write':
     'chat.postMessage, chat.update, chat.delete, chat.startStream/appendStream/stopStream, assistant.threads.setStatus, agents.sessions.rename',
   'assistant:write': 'assistant.threads.setSuggestedPrompts, assistant.threads.setTitle',
-  commands: '/imagine, /usage',
+  commands: '/imagine, /usage, /genbot',
   'files:read': 'url_private downloads, files.info',
   'files:write': 'files.getUploadURLExternal, files.completeUploadExternal',
   'channels:history': 'message.channels, conversations.replies in public channels',
@@ -39,10 +39,10 @@ export const BOT_SCOPES: Readonly<Record<string, string>> = {
   // Posting in a DM the person opened takes chat:write alone: no im:write (conversations.open), no
   // im:read (conversations.info, .list), since a DM's ID says what it is.
   'im:history': 'message.im, conversations.replies in direct messages',
-  'users:read': 'users.info',
+  'users:read': "users.info: people's names, and whether they administer the workspace (/genbot)",
 };
 
-/** Interactivity: the buttons under results and the edit form (registered with the jobs floor), the feedback buttons. */
+/** Interactivity: the buttons under results and the edit form (registered with the jobs floor), the feedback buttons, the settings form. */
 export const INTERACTIVITY = true;
 
 /** The App Home's Home tab, published on `app_home_opened` (views.publish answers `not_enabled` without it). */

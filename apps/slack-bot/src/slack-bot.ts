@@ -11,6 +11,7 @@ import type { SlackConfig } from './config.js';
 import { registerAiApps } from './handlers/ai-apps.js';
 import { registerAppMention } from './handlers/app-mention.js';
 import { registerDirectMessages } from './handlers/direct-message.js';
+import { registerGenbotCommand } from './handlers/genbot-command.js';
 import { registerImagineCommand } from './handlers/imagine-command.js';
 import { registerMessageDeleted } from './handlers/message-deleted.js';
 import { registerResultButtons } from './handlers/result-buttons.js';
@@ -25,8 +26,10 @@ import { StoredThreadCache, type SurfaceFactory } from '@genbot/core/jobs';
 import type { BotIdentity } from './parse-thread.js';
 import { SLASH_COMMANDS } from './registrations.js';
 import { whoAmI } from './who-am-i.js';
+import { SettingsFormSeal } from './settings-form-seal.js';
 import { SlackSurface } from './surface.js';
 import { UserDirectory } from './user-directory.js';
+import { WorkspaceAdmins } from './workspace-admins.js';
 
 export interface SlackBotOptions {
   /** From `parseSlackEnv(env).bot`, or made up for an emulated Slack. */
@@ -135,6 +138,13 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
   };
   registerImagineCommand(app, context);
   registerUsageCommand(app, context, options.jobs);
+  registerGenbotCommand(app, context, options.jobs, {
+    admins: new WorkspaceAdmins({ logger }),
+    // Every replica holds the connection's secret, so any of them can check a form another opened.
+    seal: new SettingsFormSeal(
+      slack.connection.mode === 'http' ? slack.connection.signingSecret : slack.connection.appToken,
+    ),
+  });
   registerResultButtons(app, context, options.jobs);
   registerUnknownCommands(app, context, SLASH_COMMANDS);
   registerAppMention(app, context);

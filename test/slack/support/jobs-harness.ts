@@ -5,7 +5,7 @@ import type { Store } from '@genbot/core/store';
 import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startSlackFake, type SlackFake } from '@genbot/fakes';
 import { parseSlackEnv, type SlackBot } from '@genbot/slack-bot';
-import { inMemoryDatabase, openedDatabase, startBots } from '@genbot/cli/wiring';
+import { type BotsOptions, inMemoryDatabase, openedDatabase, startBots } from '@genbot/cli/wiring';
 import { SECRETS } from './harness.js';
 
 export interface JobsHarness {
@@ -19,7 +19,12 @@ export interface JobsHarness {
 
 /** The real Slack bot (Bolt, HTTP) on the fake, with the jobs floor as the launcher composes it: a SQLite store, the queue, the worker. */
 export async function startJobsHarness(
-  options: { quota?: { imagesPerDay?: number; chatTokensPerDay?: number }; store?: Store } = {},
+  options: {
+    quota?: { imagesPerDay?: number; chatTokensPerDay?: number };
+    store?: Store;
+    /** CHAT_MODELS, IMAGE_MODELS, BUDGET_* and ADMIN_USER_IDS, as the launcher reads them (default: none). */
+    settings?: Pick<BotsOptions, 'operator' | 'adminUserIds'>;
+  } = {},
 ): Promise<JobsHarness> {
   const logger = createLogger({ level: 'silent' });
   const slack = await startSlackFake({
@@ -42,6 +47,7 @@ export async function startJobsHarness(
     models,
     logger,
     quota,
+    ...options.settings,
     database: options.store === undefined ? await inMemoryDatabase() : openedDatabase(options.store),
   });
   await bots.working;

@@ -114,6 +114,26 @@ function levelWords(change: { level: 'channel' | 'workspace'; platform: Platform
   return change.level === 'channel' ? 'in this channel' : `for the whole ${WORKSPACE_WORDS[change.platform]}`;
 }
 
+/** How the settings form names each setting (its `/genbot set` name follows in brackets). */
+const SETTING_LABELS: Readonly<Record<string, string>> = {
+  chat_model: 'Chat model (chat_model)',
+  image_model: 'Image model (image_model)',
+  system_prompt: 'System prompt (system_prompt)',
+  aspect_ratio: 'Aspect ratio of /imagine (aspect_ratio)',
+  images: 'Images per /imagine (images)',
+  enabled: 'genbot on or off (enabled)',
+  budget_images_per_day: 'Images per day, everyone together (budget_images_per_day)',
+  budget_chat_tokens_per_day: 'Chat tokens per day, everyone together (budget_chat_tokens_per_day)',
+};
+
+/** What applies when a setting is set nowhere and the operator gave it no value. */
+const NOTHING_SET: Readonly<Record<string, string>> = {
+  system_prompt: 'the built-in prompt',
+  aspect_ratio: "the model's own",
+  budget_images_per_day: 'no limit',
+  budget_chat_tokens_per_day: 'no limit',
+};
+
 /** Where an effective value comes from, in words. */
 export function sourceWords(from: 'channel' | 'workspace' | 'default', platform: Platform): string {
   if (from === 'channel') return 'set for this channel';
@@ -407,9 +427,9 @@ export const copy = {
         `• ${change.at.toISOString().slice(0, 16).replace('T', ' ')} UTC, <@${change.by}>: \`${change.name}\` ${levelWords(change)} ${change.value === undefined ? 'reset' : `→ ${settingValue(change.value)}`}`,
     );
     return [
-      `*genbot's settings ${shown.dm ? 'in this DM' : 'in this channel'}*`,
+      `**genbot's settings ${shown.dm ? 'in this DM' : 'in this channel'}**`,
       ...lines,
-      ...(changes.length === 0 ? [] : ['*Latest changes*', ...changes]),
+      ...(changes.length === 0 ? [] : ['**Latest changes**', ...changes]),
       shown.mayChange
         ? shown.platform === 'discord'
           ? '_Change them with `/genbot settings`, or one with `/genbot set` (`scope: server` for every channel) and `/genbot reset`._'
@@ -432,6 +452,31 @@ export const copy = {
     left > 0
       ? `🛑 That would pass this ${WORKSPACE_WORDS[platform]}'s daily budget: ${amount(budget, left)} left of ${amount(budget, limit)}. Ask for fewer, or wait until midnight UTC, in ${about(resetsInSeconds)}.`
       : `🛑 This ${WORKSPACE_WORDS[platform]} has used its ${amount(budget, limit)} for today. The budget resets at midnight UTC, in ${about(resetsInSeconds)}.`,
+
+  /** `/genbot`'s form as a Slack modal: labels, options and placeholders are plain text; sections take mrkdwn. */
+  settingsModal: {
+    title: 'genbot settings',
+    save: 'Save',
+    cancel: 'Cancel',
+    close: 'Close',
+    level: (level: 'channel' | 'workspace', platform: Platform): string =>
+      level === 'channel' ? 'This channel' : `The whole ${WORKSPACE_WORDS[platform]}`,
+    intro: (level: 'channel' | 'workspace', channelId: string, platform: Platform): string =>
+      level === 'channel'
+        ? `Settings of <#${channelId}>. A field on *Inherit* takes the ${WORKSPACE_WORDS[platform]}'s value, else the default.`
+        : `Settings of the whole ${WORKSPACE_WORDS[platform]}, for every channel that sets none of its own. A field on *Inherit* takes the default.`,
+    label: (name: string): string => SETTING_LABELS[name] ?? name,
+    /** What a field left on "inherit" (or empty) takes, and from where. */
+    inherit: (name: string, value: string, from: 'channel' | 'workspace' | 'default', platform: Platform): string =>
+      `Inherit: ${value === '' ? (NOTHING_SET[name] ?? 'not set') : value} (${sourceWords(from, platform)})`,
+    emptyInherits: 'Leave it empty to inherit.',
+    /** A stored value longer than a Slack text input holds: shown, not editable, and kept. */
+    tooLongForForm: (name: string, length: number, max: number): string =>
+      `*${SETTING_LABELS[name] ?? name}*: ${length.toLocaleString('en-US')} characters, more than this form holds (${max.toLocaleString('en-US')}). It stays as it is; change it with \`/genbot set ${name} …\`.`,
+    /** A submission or switch whose form the bot cannot vouch for (tampered, another person's, another workspace's). */
+    invalid: 'This form could not be checked. Open it again with `/genbot`. Nothing changed.',
+    notOpened: "⚠️ I couldn't open the settings form. Try `/genbot` again, or `/genbot show`.",
+  },
 
   uploadFailed: "⚠️ The images were made but couldn't be uploaded here. Trying again may help.",
 

@@ -8,7 +8,8 @@ import type { ResponseUrls } from './response-urls.js';
 import type { SignatureMode } from './signing.js';
 import type { Interactivity, SlackView } from './interactivity.js';
 import { messageJson } from './render.js';
-import { viewJson } from './methods/views.js';
+import { checkModal, viewJson } from './methods/views.js';
+import { firstInput, type TypedValues, viewAction, viewState } from './view-state.js';
 import type { FileAccessMode, SlackChannel, SlackMessage, SlackUser } from './workspace.js';
 
 const challengeAnswer = z.object({ challenge: z.string() });
@@ -116,9 +117,15 @@ export interface Press {
 export interface UserSubmitsView {
   user: string;
   viewId: string;
-  /** The first input block's value; or `values` by block_id and action_id. */
+  /** The first input block's value; or `values` by block_id and action_id (a select's by the chosen option's value). Inputs not named keep their initial values. */
   text?: string;
-  values?: Record<string, Record<string, string>>;
+  values?: TypedValues;
+  /**
+   * A forged payload, as only someone holding the signing secret could send:
+   * by a person the modal was not opened for, and with this
+   * `private_metadata` in place of the view's when given.
+   */
+  forged?: { privateMetadata?: string };
   signature?: SignatureMode;
 }
 
@@ -126,8 +133,20 @@ export interface ViewSubmission {
   delivery: DeliveryRecord;
   /** `response_action: errors` the app answered with, by block_id; the modal then stays open. */
   errors?: Record<string, string>;
-  /** Whether the modal closed (acknowledged without errors). */
+  /** Whether the app answered `response_action: update`: the modal stays open and shows its new view. */
+  updated?: boolean;
+  /** Whether the modal closed (acknowledged without errors or an update). */
   closed: boolean;
+}
+
+export interface UserActsInView {
+  user: string;
+  viewId: string;
+  /** The button's or select's `action_id` in one of the view's actions blocks. */
+  actionId: string;
+  /** For a select: the value of the option chosen. */
+  value?: string;
+  signature?: SignatureMode;
 }
 
 const buttonElement = z.looseObject({
@@ -141,14 +160,10 @@ const actionsBlock = z.looseObject({
   block_id: z.string().optional(),
   elements: z.array(z.unknown()),
 });
-const inputBlock = z.looseObject({
-  type: z.literal('input'),
-  block_id: z.string(),
-  element: z.looseObject({ type: z.string(), action_id: z.string() }),
-});
 const submitAnswer = z.looseObject({
   response_action: z.string().optional(),
   errors: z.record(z.string(), z.string()).optional(),
+  view: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** A button among the message's actions blocks, with the block that holds it. */
@@ -355,10 +370,11 @@ export class SlackDriver {
   }
 
   /**
-   * A user submits an open modal: a signed `view_submission` with the input
-   * values. An answer of `response_action: errors` keeps it open; any other
-   * acknowledgement closes it. Submitting a closed modal again is allowed (a
-   * double click's second request).
+   * A user submits an open modal: a signed `view_submission` with every
+   * input's value. An answer of `response_action: errors` keeps it open,
+   * `update` shows the new view (checked as `views.update` would), `clear`
+   * and any other acknowledgement close it. Submitting a closed modal again is
+   * allowed (a double click's second request).
    */
   async userSubmitsView(input: UserSubmitsView): Promise<ViewSubmission> {
     const { identity } = this.#env;
@@ -366,15 +382,12 @@ export class SlackDriver {
     const user = this.#ensureUser(input.user);
     const shown = this.#interactivity.views.get(input.viewId);
     if (!shown) throw new Error(`slack fake: no view ${input.viewId}`);
-    const values = input.values ?? this.#firstInputValue(shown, input.text ?? '');
-    const state = Object.fromEntries(
-      Object.entries(values).map(([blockId, byAction]) => [
-        blockId,
-        Object.fromEntries(
-          Object.entries(byAction).map(([actionId, value]) => [actionId, { type: 'plain_text_input', value }]),
-        ),
-      ]),
-    );
+    if (input.forged === undefined && shown.user !== user.id) {
+      throw new Error(`slack fake: view ${shown.id} is open for ${shown.user}, not ${user.id}`);
+    }
+    const typed = input.values ?? this.#firstInputValue(shown, input.text ?? '');
+    const view = viewJson(shown, identity.appId, identity.teamId);
+    const metadata = input.forged?.privateMetadata;
     const delivery = await this.#delivery.deliver({
       kind: 'interactive',
       payload: {
@@ -384,7 +397,11 @@ export class SlackDriver {
         api_app_id: identity.appId,
         token: VERIFICATION_TOKEN,
         trigger_id: this.#newTrigger(user.id),
-        view: { ...viewJson(shown, identity.appId, identity.teamId), state: { values: state } },
+        view: {
+          ...view,
+          ...(metadata !== undefined && { private_metadata: metadata }),
+          state: { values: viewState(shown.view, typed) },
+        },
         response_urls: [],
         is_enterprise_install: false,
         enterprise: null,
@@ -393,11 +410,53 @@ export class SlackDriver {
     });
     const acked = delivery.attempts.find((attempt) => attempt.acked);
     const answer = submitAnswer.safeParse(ackPayload(acked?.response));
-    const errors = answer.success && answer.data.response_action === 'errors' ? answer.data.errors : undefined;
-    const closed = acked !== undefined && errors === undefined;
+    const action = answer.success ? answer.data.response_action : undefined;
+    const errors = action === 'errors' && answer.success ? answer.data.errors : undefined;
+    const next = action === 'update' && answer.success ? answer.data.view : undefined;
+    if (next !== undefined) {
+      shown.view = checkModal(next);
+      shown.history.push(shown.view);
+      shown.hash = this.#env.workspace.nextTs();
+    }
+    const closed = acked !== undefined && errors === undefined && next === undefined;
     if (closed) shown.open = false;
     this.#env.workspace.changed();
-    return { delivery, closed, ...(errors !== undefined && { errors }) };
+    return { delivery, closed, ...(errors !== undefined && { errors }), ...(next !== undefined && { updated: true }) };
+  }
+
+  /**
+   * A user presses a button or chooses an option in an actions block of an
+   * open modal: a signed `block_actions` payload from the view (its id,
+   * hash, metadata and inputs' state) with a fresh `trigger_id`.
+   */
+  async userActsInView(input: UserActsInView): Promise<Press> {
+    const { identity } = this.#env;
+    this.#delivery.assertReachable();
+    const user = this.#ensureUser(input.user);
+    const shown = this.#interactivity.views.get(input.viewId);
+    if (!shown?.open) throw new Error(`slack fake: no open view ${input.viewId}`);
+    if (shown.user !== user.id)
+      throw new Error(`slack fake: view ${shown.id} is open for ${shown.user}, not ${user.id}`);
+    const action = viewAction(shown.view, input.actionId, input.value);
+    const triggerId = this.#newTrigger(user.id);
+    const delivery = await this.#delivery.deliver({
+      kind: 'interactive',
+      payload: {
+        type: 'block_actions',
+        user: { id: user.id, username: user.name, name: user.name, team_id: identity.teamId },
+        api_app_id: identity.appId,
+        token: VERIFICATION_TOKEN,
+        container: { type: 'view', view_id: shown.id },
+        trigger_id: triggerId,
+        team: { id: identity.teamId, domain: identity.teamName.toLowerCase().replace(/[^a-z0-9]+/g, '-') },
+        enterprise: null,
+        is_enterprise_install: false,
+        view: { ...viewJson(shown, identity.appId, identity.teamId), state: { values: viewState(shown.view) } },
+        actions: [action],
+      },
+      ...(input.signature !== undefined && { signature: input.signature }),
+    });
+    return { triggerId, delivery };
   }
 
   /** A user (or an admin) deletes a file: messages show a tombstone, files.info answers `file_deleted`. */
@@ -414,13 +473,10 @@ export class SlackDriver {
     return this.#interactivity.issue(id, userId).id;
   }
 
-  #firstInputValue(shown: SlackView, text: string): Record<string, Record<string, string>> {
-    const blocks = z.array(z.unknown()).safeParse(shown.view.blocks);
-    for (const block of blocks.success ? blocks.data : []) {
-      const input = inputBlock.safeParse(block);
-      if (input.success) return { [input.data.block_id]: { [input.data.element.action_id]: text } };
-    }
-    throw new Error(`slack fake: view ${shown.id} has no input block`);
+  #firstInputValue(shown: SlackView, text: string): TypedValues {
+    const first = firstInput(shown.view);
+    if (first === undefined) throw new Error(`slack fake: view ${shown.id} has no input block`);
+    return { [first.blockId]: { [first.actionId]: text } };
   }
 
   /**

@@ -151,6 +151,7 @@ export function messageJson(ctx: RenderContext, message: SlackMessage): Record<s
 }
 
 export function userJson(ctx: RenderContext, user: SlackUser): Record<string, unknown> {
+  const role = user.role ?? 'member';
   return {
     id: user.id,
     team_id: ctx.workspace.teamId,
@@ -160,8 +161,10 @@ export function userJson(ctx: RenderContext, user: SlackUser): Record<string, un
     tz: 'Europe/Berlin',
     tz_label: 'Central European Time',
     tz_offset: 3600,
-    is_admin: false,
-    is_owner: false,
+    // Slack: every owner is also an admin, and the primary owner is an owner.
+    is_admin: role !== 'member',
+    is_owner: role === 'owner' || role === 'primary_owner',
+    is_primary_owner: role === 'primary_owner',
     is_bot: user.isBot,
     is_app_user: false,
     updated: 1700000000,

@@ -11,6 +11,7 @@ import {
   type Press,
   type UserEdits,
   type UserPresses,
+  type UserActsInView,
   type UserSubmitsView,
   type ViewSubmission,
   type SubscribedEvent,
@@ -290,6 +291,11 @@ export class SlackFake {
   /** A user submits an open modal: a signed `view_submission`; `errors` when the app kept it open. */
   userSubmitsView(input: UserSubmitsView): Promise<ViewSubmission> {
     return this.#driver.userSubmitsView(input);
+  }
+
+  /** A user presses a button or chooses an option in an open modal's actions block: a signed `block_actions`. */
+  userActsInView(input: UserActsInView): Promise<Press> {
+    return this.#driver.userActsInView(input);
   }
 
   /** Suggested prompts, conversation titles and Home tabs the app set, and how its AI-app features are configured. */

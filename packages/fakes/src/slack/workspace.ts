@@ -8,7 +8,12 @@ export interface SlackUser {
   isBot: boolean;
   /** Set for bot users: the `bot_id` their messages carry. */
   botId?: string;
+  /** The person's role in the workspace, as users.info tells it (`is_admin`, `is_owner`); default a member. */
+  role?: SlackRole;
 }
+
+/** Slack's workspace roles that users.info shows: an owner is an admin too, the primary owner an owner. */
+export type SlackRole = 'member' | 'admin' | 'owner' | 'primary_owner';
 
 export interface SlackChannel {
   id: string;
@@ -209,6 +214,14 @@ export class SlackWorkspace {
     this.users.set(full.id, full);
     this.changed();
     return full;
+  }
+
+  /** Makes a person a member, admin or owner of the workspace: users.info shows it from the next call. */
+  setRole(userId: string, role: SlackRole): void {
+    const user = this.users.get(userId);
+    if (user === undefined) throw new Error(`slack fake: no user ${userId}`);
+    user.role = role;
+    this.changed();
   }
 
   addChannel(channel: Omit<SlackChannel, 'isIm' | 'isPrivate' | 'created'> & Partial<SlackChannel>): SlackChannel {

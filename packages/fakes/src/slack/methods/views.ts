@@ -2,11 +2,15 @@ import { z } from 'zod';
 import { SlackApiError } from '../api-error.js';
 import { json, parseArgs, str } from '../params.js';
 import type { SlackView } from '../interactivity.js';
+import { checkModalBlocks } from './modal-blocks.js';
 import type { MethodSpec } from './types.js';
 
 const plainText = z.object({ type: z.literal('plain_text'), text: z.string().min(1) }).loose();
 
-/** What Slack checks of a modal: its type, a title of at most 24 characters, at most 100 blocks. */
+/**
+ * What Slack checks of a modal: its type, a title of at most 24 characters,
+ * at most 100 blocks, and a submit button whenever it holds an input.
+ */
 const modal = z
   .object({
     type: z.literal('modal'),
@@ -17,7 +21,8 @@ const modal = z
     private_metadata: z.string().max(3000).optional(),
     callback_id: z.string().max(255).optional(),
   })
-  .loose();
+  .loose()
+  .refine((view) => view.submit !== undefined || !view.blocks.some((block) => block.type === 'input'));
 
 const openArgs = z.object({ trigger_id: str, view: json(z.record(z.string(), z.unknown())) });
 const updateArgs = z.object({
@@ -26,8 +31,11 @@ const updateArgs = z.object({
   view: json(z.record(z.string(), z.unknown())),
 });
 
-function checkModal(view: Record<string, unknown>): Record<string, unknown> {
-  if (!modal.safeParse(view).success) throw new SlackApiError('invalid_arguments');
+/** Checks a view as Slack does before showing it; `response_action: update` answers are checked the same way. */
+export function checkModal(view: Record<string, unknown>): Record<string, unknown> {
+  const parsed = modal.safeParse(view);
+  if (!parsed.success) throw new SlackApiError('invalid_arguments');
+  checkModalBlocks(parsed.data.blocks);
   return view;
 }
 
