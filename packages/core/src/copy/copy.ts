@@ -419,17 +419,25 @@ export const copy = {
     "Use `/genbot` for the settings form, `/genbot show` for this channel's settings, `/genbot set NAME VALUE [--workspace]` or `/genbot reset NAME [--workspace]`.",
   /** `enabled` is off where a mention or command came from; `/genbot` still works there. */
   disabledHere: 'genbot is turned off in this channel. An admin can turn it on with `/genbot set enabled on`.',
-  /** A workspace's (server's) daily budget is used up, or the request would pass it; nothing was sent to the service. */
+  /**
+   * A workspace's (server's) daily budget is used up, or the request would pass it; nothing was sent to the service.
+   * `where`: the workspace's platform, or `dm` for Discord DMs, which share one budget.
+   */
   budgetReached: (
     budget: 'images' | 'chat tokens',
     limit: number,
     left: number,
-    platform: Platform,
+    where: Platform | 'dm',
     resetsInSeconds: number,
-  ): string =>
-    left > 0
-      ? `🛑 That would pass this ${WORKSPACE_WORDS[platform]}'s daily budget: ${amount(budget, left)} left of ${amount(budget, limit)}. Ask for fewer, or wait until midnight UTC, in ${about(resetsInSeconds)}.`
-      : `🛑 This ${WORKSPACE_WORDS[platform]} has used its ${amount(budget, limit)} for today. The budget resets at midnight UTC, in ${about(resetsInSeconds)}.`,
+  ): string => {
+    const whose =
+      where === 'dm' ? 'the daily budget of all DMs with me' : `this ${WORKSPACE_WORDS[where]}'s daily budget`;
+    const spent =
+      where === 'dm' ? 'All DMs with me together have used their' : `This ${WORKSPACE_WORDS[where]} has used its`;
+    return left > 0
+      ? `🛑 That would pass ${whose}: ${amount(budget, left)} left of ${amount(budget, limit)}. Ask for fewer, or wait until midnight UTC, in ${about(resetsInSeconds)}.`
+      : `🛑 ${spent} ${amount(budget, limit)} for today. The budget resets at midnight UTC, in ${about(resetsInSeconds)}.`;
+  },
 
   uploadFailed: "⚠️ The images were made but couldn't be uploaded here. Trying again may help.",
 
