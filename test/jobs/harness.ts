@@ -252,7 +252,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     queue,
     worker,
     intake,
-    usage: new LedgerUsageReporter(store.usage, quota),
+    usage: new LedgerUsageReporter(store.usage, quota, settings),
     settings,
     async close() {
       await queue.close();

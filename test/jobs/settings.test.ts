@@ -189,6 +189,24 @@ describe.each(storeBackends())('the settings a job carries, enabled and budgets,
     expect(await current.intake.submit(imagineJob('a cat', 'U2'))).toMatchObject({ accepted: true });
   });
 
+  it("shows an admin the workspace's use today and what is left of its budgets beside their own", async () => {
+    const current = await started({ operator: { budgetImagesPerDay: 5, budgetChatTokensPerDay: 1000 } });
+    const job = imagineJob('a cat', 'U2');
+    await current.intake.submit(job);
+    await jobFinished(current.store, job.id);
+    const scope = { ...workspace, userId: 'U1' };
+    const own = await current.usage.answer(scope);
+    expect(own).not.toContain('This workspace');
+    expect(await current.usage.answer(scope, { admin: true })).toBe(
+      [
+        '**Today:** 0 images, 0 chat tokens',
+        '**This month:** 0 images, 0 chat tokens',
+        '**This workspace today:** 1 image, 0 chat tokens',
+        '**Left of the daily budget:** 4 images, 1,000 chat tokens (resets at midnight UTC)',
+      ].join('\n'),
+    );
+  });
+
   it('admits one of two requests racing from two processes for the last image of the budget', async () => {
     const url = await databases.freshUrl();
     rig = await startRig({ databaseUrl: url, process: false, operator: { budgetImagesPerDay: 1 } });

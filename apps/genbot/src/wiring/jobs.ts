@@ -173,7 +173,7 @@ export function openJobs(options: JobsOptions): Jobs {
     inProcessQueue,
     botJobs: {
       intake,
-      usage: new LedgerUsageReporter(store.usage, quota),
+      usage: new LedgerUsageReporter(store.usage, quota, settings),
       presses: new ResultPresses({ versions: store.versions, intake, logger }),
       settings,
       adminUserIds: options.adminUserIds ?? [],

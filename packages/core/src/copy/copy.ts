@@ -139,6 +139,18 @@ export interface UsageReport {
   /** Undefined when no daily quota is set. */
   imagesLeft?: number | undefined;
   chatTokensLeft?: number | undefined;
+  /** For an admin: the whole workspace's (Discord server's, or all DMs') use today, and what is left of each budget set. */
+  workspace?: WorkspaceUsage | undefined;
+}
+
+export interface WorkspaceUsage {
+  platform: Platform;
+  /** A Discord DM: all DMs together, held to the operator's budgets. */
+  dm: boolean;
+  today: UsageCounts;
+  /** Undefined when no daily budget is set. */
+  imagesLeft?: number | undefined;
+  chatTokensLeft?: number | undefined;
 }
 
 function placeInLine(position: number): string {
@@ -177,6 +189,15 @@ export const copy = {
     if (report.imagesLeft !== undefined) left.push(amount('images', report.imagesLeft));
     if (report.chatTokensLeft !== undefined) left.push(amount('chat tokens', report.chatTokensLeft));
     if (left.length > 0) lines.push(`**Left today:** ${left.join(', ')} (resets at midnight UTC)`);
+    const { workspace } = report;
+    if (workspace !== undefined) {
+      const whose = workspace.dm ? 'All DMs' : `This ${WORKSPACE_WORDS[workspace.platform]}`;
+      lines.push(line(`${whose} today`, workspace.today));
+      const budget: string[] = [];
+      if (workspace.imagesLeft !== undefined) budget.push(amount('images', workspace.imagesLeft));
+      if (workspace.chatTokensLeft !== undefined) budget.push(amount('chat tokens', workspace.chatTokensLeft));
+      if (budget.length > 0) lines.push(`**Left of the daily budget:** ${budget.join(', ')} (resets at midnight UTC)`);
+    }
     return lines.join('\n');
   },
   /** The database cannot be used: nothing was recorded or sent. */
