@@ -44,6 +44,9 @@ export const threadFromMessageSchema = z.looseObject({
 
 export const threadSchema = threadFromMessageSchema.extend({ type: z.number().int().nullish() });
 
+/** `POST /users/@me/channels`: the bot opens (or finds) its DM with a person. */
+export const openDmSchema = z.object({ recipient_id: z.string().min(1) });
+
 const commandOptionSchema = z.looseObject({
   type: z.number().int().min(1).max(11),
   name: z.string().regex(/^[-_\p{L}\p{N}]{1,32}$/u),
