@@ -175,6 +175,29 @@ describe.each(storeBackends())('the settings a job carries, enabled and budgets,
     expect((await current.store.usage.totals(workspace)).today.images).toBe(2);
   });
 
+  it('holds all Discord DMs together to the operator budget; a Slack DM to its workspace', async () => {
+    const current = await started({ operator: { budgetImagesPerDay: 1 } });
+    const dm = (prompt: string, userId: string): ChatJob => ({
+      ...imagineJob(prompt, userId),
+      platform: 'discord',
+      workspaceId: undefined,
+      channelId: `DM-${userId}`,
+      input: { kind: 'imagine', imagine: { target: { channelId: `DM-${userId}` }, prompt, userId } },
+    });
+    // Held at admission: the rig's worker runs Slack jobs alone, and this one need not run.
+    expect(await current.intake.submit(dm('a cat', 'U1'))).toMatchObject({ accepted: true });
+    const other = await current.intake.submit(dm('a dog', 'U2'));
+    expect(other.accepted === false && other.answer).toContain(
+      'All DMs with me together have used their 1 image for today',
+    );
+    // The Slack workspace's budget is its own, its DMs in it.
+    const slackDm = inDm(imagineJob('a slack cat', 'U3'));
+    expect(await current.intake.submit(slackDm)).toMatchObject({ accepted: true });
+    await jobFinished(current.store, slackDm.id);
+    const spent = await current.intake.submit(imagineJob('in a channel', 'U4'));
+    expect(spent.accepted === false && spent.answer).toContain('This workspace has used its 1 image for today');
+  });
+
   it("refuses a conversation once the workspace's chat tokens today reach its budget", async () => {
     const current = await started({ operator: { budgetChatTokensPerDay: 5 } });
     const first = mentionJob('tell me something', { userId: 'U1' });
