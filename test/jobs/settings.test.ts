@@ -100,6 +100,21 @@ describe.each(storeBackends())('the settings a job carries, enabled and budgets,
     expect(versions[0]?.aspectRatio).toBe('16:9');
   });
 
+  it("draws a generate_image call without a count or a ratio with the place's images and aspect_ratio", async () => {
+    const current = await started({ operator: { budgetImagesPerDay: 10 } });
+    await set(current, 'images', 3);
+    await set(current, 'aspect_ratio', '4:3');
+    await set(current, 'image_model', 'img-b');
+    const job = mentionJob(`[tool:generate_image ${JSON.stringify({ prompt: 'a fox' })}]`);
+    await current.intake.submit(job);
+    await jobFinished(current.store, job.id);
+    const [drawn] = generateRequests(current);
+    expect(drawn?.path).toContain('/models/img-b:generateContent');
+    expect(drawn?.body).toMatchObject({ generationConfig: { candidateCount: 3, imageConfig: { aspectRatio: '4:3' } } });
+    expect(current.platform.uploads[0]?.files).toHaveLength(3);
+    expect((await current.store.usage.totals(workspace)).today.images).toBe(3);
+  });
+
   it("runs a job recorded without settings (before they existed) on the operator's defaults", async () => {
     const current = await started({ process: false });
     await set(current, 'image_model', 'img-b');
