@@ -7,6 +7,7 @@ import { platformFaultRows } from './rows/platform-faults.js';
 import { discordRows, slackRows } from './rows/platform-specific.js';
 import { replyBoundsRows } from './rows/reply-bounds.js';
 import { serviceFaultRows } from './rows/service-faults.js';
+import { settingsAdmissionRows } from './rows/settings-admission.js';
 import { DiscordPlatform } from './support/discord-platform.js';
 import { Oracle } from './support/oracle.js';
 import type { Platform, PlatformName } from './support/platform.js';
@@ -28,6 +29,7 @@ const TABLE: Row[] = [
   ...conversationFaultRows,
   ...edgeFaultRows,
   ...replyBoundsRows,
+  ...settingsAdmissionRows,
   ...slackRows,
   ...slackEdgeRows,
   ...discordRows,

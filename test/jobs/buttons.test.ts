@@ -169,4 +169,21 @@ describe('buttons under results, on the jobs floor', () => {
       kind: 'started',
     });
   });
+
+  it('runs a Re-roll with the settings of the time of the press: a new job of its own', async () => {
+    rig = await startRig();
+    const made = imagineJob('a lighthouse at dusk');
+    await rig.intake.submit(made);
+    await jobFinished(rig.store, made.id);
+    expect(rig.platform.uploads[0]?.files).toHaveLength(1);
+    const place = { platform: 'slack', workspaceId: 'T1', channelId: 'C1' } as const;
+    await rig.settings.change({ place, level: 'channel', name: 'images', value: 2, by: 'UADMIN' });
+    await rig.settings.change({ place, level: 'channel', name: 'image_model', value: 'img-b', by: 'UADMIN' });
+    const reroll = pressOf(rig, 'Re-roll');
+    expect(await presses(rig).press(reroll)).toMatchObject({ kind: 'started' });
+    await jobFinished(rig.store, reroll.jobId);
+    expect(rig.platform.uploads[1]?.files).toHaveLength(2);
+    const drawn = rig.emulator.requests.filter((request) => request.path.includes(':generateContent'));
+    expect(drawn.map((request) => request.path.includes('/models/img-b:'))).toEqual([false, true]);
+  });
 });

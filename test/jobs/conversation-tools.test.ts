@@ -110,73 +110,95 @@ describe.each(storeBackends())('a conversation’s tool calls as jobs, on $name'
     expect(await imagesToday(rig.store)).toBe(1);
   });
 
-  it('two workers whose tool calls race for the last image of the quota: one draws, after reserving; the other is told the quota and draws nothing', async () => {
-    const url = await databases.freshUrl();
-    rig = await startRig({ databaseUrl: url, process: false, quota: { imagesPerDay: 1 } });
-    const current = rig;
-    const jobs = [mentionJob('draw a cat'), mentionJob('draw a dog')];
-    for (const job of jobs) expect(await current.intake.submit(job)).toMatchObject({ accepted: true });
-    // The workers' clock, which says when the quota resets (the store keeps its own).
-    const at = new Date('2030-01-01T21:00:00Z');
-    const bothReserving = meetingOf(jobs.length);
-    // What each worker's job had recorded when its drawing was asked for.
-    const recordedAtDraw: string[][] = [];
-    const workers: JobWorker[] = [];
-    // Opened one after the other: each store migrates its database as it opens.
-    for (const job of jobs) {
-      const store = await storeOf(url);
-      // Both reservations are asked for only once both calls want one: they race in the store.
-      const racing: Store = {
-        ...store,
-        usage: {
-          ...store.usage,
-          reserveImages: async (...args) => {
-            await bothReserving();
-            return store.usage.reserveImages(...args);
-          },
-        },
-      };
-      const images: ImageModel = {
-        generateImages: async (...args) => {
-          recordedAtDraw.push(stepNames(await store.jobs.get(job.id)));
-          return current.client.generateImages(...args);
-        },
-      };
-      const started = startWorker({
-        store: racing,
-        platform: current.platform,
-        client: current.client,
-        images,
-        logger: current.logger,
-        quota: { imagesPerDay: 1 },
-        now: () => at,
-      });
-      cleanups.push(() => started.runtime.drain({ deadlineMs: 1000 }));
-      workers.push(started.worker);
-    }
-    const signal = new AbortController().signal;
-    await Promise.all(
-      jobs.map((job, index) => workers[index]?.handle({ job: queuedJob(toNewJob(job)), attempt: 1, signal })),
-    );
+  const limits = [
+    {
+      limit: "the person's quota",
+      rig: { quota: { imagesPerDay: 1 } },
+      users: ['U1', 'U1'],
+      refusal: (at: Date) => copy.quotaReached('images', 1, secondsToUtcMidnight(at)),
+    },
+    {
+      limit: "the workspace's budget",
+      rig: { operator: { budgetImagesPerDay: 1 } },
+      users: ['U1', 'U2'],
+      refusal: (at: Date) => copy.budgetReached('images', 1, 0, 'slack', secondsToUtcMidnight(at)),
+    },
+  ];
 
-    const records = await Promise.all(jobs.map((job) => current.store.jobs.get(job.id)));
-    expect(records.map((record) => record?.outcome)).toEqual(['done', 'done']);
-    const winner = records.findIndex((record) => stepNames(record).includes('reserved'));
-    const [won, lost] = winner === 0 ? [jobs[0]!, jobs[1]!] : [jobs[1]!, jobs[0]!];
-    const wonRecord = records[jobs.indexOf(won)];
-    expect(generateRequests(current)).toBe(1);
-    expect(recordedAtDraw).toEqual([['posted', 'reserved']]);
-    expect(wonRecord?.steps.find((step) => step.name === 'reserved')).toMatchObject({ index: 0, files: 1 });
-    expect(stepNames(wonRecord)).toEqual(['posted', 'reserved', 'uploaded']);
-    expect(stepNames(records[jobs.indexOf(lost)])).toEqual(['posted']);
-    expect(current.platform.uploads.map((upload) => upload.target.threadId)).toEqual([won.threadId]);
-    expect(await replyOf(current, won)).toContain('Done: Posted 1 image');
-    const refusal = copy.quotaReached('images', 1, secondsToUtcMidnight(at));
-    const lostReply = await replyOf(current, lost);
-    expect(lostReply).toContain(refusal);
-    expect(lostReply).toContain("That didn't work:");
-    expect(await imagesToday(current.store)).toBe(1);
-  });
+  it.each(limits)(
+    'two workers whose tool calls race for the last image of $limit: one draws, after reserving; the other is told and draws nothing',
+    async (limit) => {
+      const url = await databases.freshUrl();
+      rig = await startRig({ databaseUrl: url, process: false, ...limit.rig });
+      const current = rig;
+      const jobs = [
+        mentionJob('draw a cat', { userId: limit.users[0] }),
+        mentionJob('draw a dog', { userId: limit.users[1] }),
+      ];
+      for (const job of jobs) expect(await current.intake.submit(job)).toMatchObject({ accepted: true });
+      // The workers' clock, which says when the quota resets (the store keeps its own).
+      const at = new Date('2030-01-01T21:00:00Z');
+      const bothReserving = meetingOf(jobs.length);
+      // What each worker's job had recorded when its drawing was asked for.
+      const recordedAtDraw: string[][] = [];
+      const workers: JobWorker[] = [];
+      // Opened one after the other: each store migrates its database as it opens.
+      for (const job of jobs) {
+        const store = await storeOf(url);
+        // Both reservations are asked for only once both calls want one: they race in the store.
+        const racing: Store = {
+          ...store,
+          usage: {
+            ...store.usage,
+            reserveImages: async (...args) => {
+              await bothReserving();
+              return store.usage.reserveImages(...args);
+            },
+          },
+        };
+        const images: ImageModel = {
+          generateImages: async (...args) => {
+            recordedAtDraw.push(stepNames(await store.jobs.get(job.id)));
+            return current.client.generateImages(...args);
+          },
+        };
+        const started = startWorker({
+          store: racing,
+          platform: current.platform,
+          client: current.client,
+          images,
+          logger: current.logger,
+          quota: limit.rig.quota,
+          now: () => at,
+        });
+        cleanups.push(() => started.runtime.drain({ deadlineMs: 1000 }));
+        workers.push(started.worker);
+      }
+      const signal = new AbortController().signal;
+      await Promise.all(
+        jobs.map((job, index) => workers[index]?.handle({ job: queuedJob(toNewJob(job)), attempt: 1, signal })),
+      );
+
+      const records = await Promise.all(jobs.map((job) => current.store.jobs.get(job.id)));
+      expect(records.map((record) => record?.outcome)).toEqual(['done', 'done']);
+      const winner = records.findIndex((record) => stepNames(record).includes('reserved'));
+      const [won, lost] = winner === 0 ? [jobs[0]!, jobs[1]!] : [jobs[1]!, jobs[0]!];
+      const wonRecord = records[jobs.indexOf(won)];
+      expect(generateRequests(current)).toBe(1);
+      expect(recordedAtDraw).toEqual([['posted', 'reserved']]);
+      expect(wonRecord?.steps.find((step) => step.name === 'reserved')).toMatchObject({ index: 0, files: 1 });
+      expect(stepNames(wonRecord)).toEqual(['posted', 'reserved', 'uploaded']);
+      expect(stepNames(records[jobs.indexOf(lost)])).toEqual(['posted']);
+      expect(current.platform.uploads.map((upload) => upload.target.threadId)).toEqual([won.threadId]);
+      expect(await replyOf(current, won)).toContain('Done: Posted 1 image');
+      const refusal = limit.refusal(at);
+      const lostReply = await replyOf(current, lost);
+      expect(lostReply).toContain(refusal);
+      expect(lostReply).toContain("That didn't work:");
+      const { today } = await current.store.usage.totals({ platform: 'slack', workspaceId: 'T1' });
+      expect(today.images).toBe(1);
+    },
+  );
 
   it('gives back the reservation of a tool call whose drawing failed, before the conversation goes on', async () => {
     const url = await databases.freshUrl();

@@ -21,6 +21,7 @@ import { BotRuntime } from '@genbot/core/runtime';
 import type { Store } from '@genbot/core/store';
 import type { QuotaConfig } from '@genbot/core/config';
 import { type ChatJob, ChatJobIntake, JobWorker, LedgerUsageReporter, type SurfaceFactory } from '@genbot/core/jobs';
+import { type OperatorSettings, PlaceSettings } from '@genbot/core/settings';
 import { openStore } from '@genbot/store';
 import {
   findPostgresBin,
@@ -130,7 +131,23 @@ export interface Rig {
   worker: JobWorker;
   intake: ChatJobIntake;
   usage: LedgerUsageReporter;
+  /** Each place's settings, as the intake resolves them into each job. */
+  settings: PlaceSettings;
   close(): Promise<void>;
+}
+
+/** The operator's settings of every rig: two models of each kind to choose from, no budget unless a test sets one. */
+export function operatorOf(over: Partial<OperatorSettings> = {}): OperatorSettings {
+  return {
+    chatModels: ['chat', 'chat-b'],
+    imageModels: ['img', 'img-b'],
+    chatModel: 'chat',
+    imageModel: 'img',
+    systemPrompt: undefined,
+    budgetImagesPerDay: undefined,
+    budgetChatTokensPerDay: undefined,
+    ...over,
+  };
 }
 
 export interface RigOptions {
@@ -144,6 +161,8 @@ export interface RigOptions {
   postedWaitMs?: number;
   /** Where the floor's log lines go, at info (default: none are written). */
   logLines?: string[];
+  /** The operator's settings (default: `operatorOf()`). */
+  operator?: Partial<OperatorSettings>;
 }
 
 /** What one worker process is made of, on a store and a platform it may share with others. */
@@ -221,7 +240,8 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   if (options.process !== false) {
     queue.process(worker.handle, { concurrency: { image: 4, stream: 4 }, platforms: worker.platforms });
   }
-  const intake = new ChatJobIntake({ store, queue, runtime, quota, logger });
+  const settings = new PlaceSettings({ store: store.settings, operator: operatorOf(options.operator) });
+  const intake = new ChatJobIntake({ store, queue, runtime, quota, logger, settings });
   return {
     store,
     emulator,
@@ -232,7 +252,8 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     queue,
     worker,
     intake,
-    usage: new LedgerUsageReporter(store.usage, quota),
+    usage: new LedgerUsageReporter(store.usage, quota, settings),
+    settings,
     async close() {
       await queue.close();
       await runtime.drain({ deadlineMs: 1000 });

@@ -1,4 +1,6 @@
 import { createLogger } from '@genbot/core/log';
+import type { SettingLevel, SettingName } from '@genbot/core/settings';
+import type { JsonValue } from '@genbot/core/store';
 import {
   CHAT_MODEL,
   everythingSaid,
@@ -175,6 +177,16 @@ export class DiscordPlatform implements Platform {
     }
     if (this.h.logs.length === 0) return 'no log lines were captured';
     return undefined;
+  }
+
+  async changeSetting(
+    channel: string,
+    level: SettingLevel,
+    name: SettingName,
+    value: JsonValue | undefined,
+  ): Promise<void> {
+    const place = { platform: 'discord', workspaceId: this.h.fake.guildId, channelId: channel } as const;
+    await this.h.jobs.settings.change({ place, level, name, value, by: 'admin' });
   }
 
   withQuota(quota: BotQuota): Promise<Platform> {

@@ -1,4 +1,6 @@
 import type { Emulator } from '@genbot/emulator';
+import type { SettingLevel, SettingName } from '@genbot/core/settings';
+import type { JsonValue } from '@genbot/core/store';
 
 export type PlatformName = 'slack' | 'discord';
 
@@ -101,5 +103,10 @@ export interface Platform {
    * has one channel, `channel(0)`. The row stops it.
    */
   withQuota(quota: BotQuota): Promise<Platform>;
+  /**
+   * Sets (or, with `value` undefined, resets) a setting of the channel's, or its workspace's, as an
+   * admin's `/genbot` records it: the bot reads it at its next request there.
+   */
+  changeSetting(channel: string, level: SettingLevel, name: SettingName, value: JsonValue | undefined): Promise<void>;
   stop(): Promise<void>;
 }

@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
 import { inMemoryDatabase, startBots } from '@genbot/cli/wiring';
 import { GenAiClient } from '@genbot/core/genai';
+import type { SettingLevel, SettingName } from '@genbot/core/settings';
+import type { JsonValue } from '@genbot/core/store';
 import { createLogger } from '@genbot/core/log';
 import { startEmulator } from '@genbot/emulator';
 import { startSlackFake } from '@genbot/fakes';
@@ -157,6 +159,17 @@ export class SlackPlatform implements Platform {
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
+  }
+
+  async changeSetting(
+    channel: string,
+    level: SettingLevel,
+    name: SettingName,
+    value: JsonValue | undefined,
+  ): Promise<void> {
+    const workspace = { platform: 'slack', workspaceId: this.h.slack.identity.teamId } as const;
+    const scope = level === 'channel' ? { ...workspace, level, channelId: channel } : { ...workspace, level };
+    await this.h.store.settings.change(scope, name, value, 'UADMIN');
   }
 
   async withQuota(quota: BotQuota): Promise<Platform> {

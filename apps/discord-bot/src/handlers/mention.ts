@@ -44,6 +44,10 @@ async function submitMention(message: Message, selfId: string, context: IngressC
     if (!result.duplicate) logger.info({ jobId: job.id }, kind);
     return;
   }
+  if (result.reason === 'disabled') {
+    await tellPrivately(message, result.answer, context, logger);
+    return;
+  }
   if (context.notices.shouldSay(message.author.id, message.channelId, result.answer)) {
     logger.info('mention refused');
     await message.reply(result.answer);
@@ -51,6 +55,23 @@ async function submitMention(message: Message, selfId: string, context: IngressC
   }
   logger.info('mention refused again: marked, not answered');
   await message.react(TURNED_AWAY);
+}
+
+/**
+ * A channel where genbot is turned off hears nothing from it: the person is told in a DM, once
+ * (as any refusal), and when Discord will not let the bot write to them, not at all.
+ */
+async function tellPrivately(message: Message, answer: string, context: IngressContext, logger: Logger) {
+  if (!context.notices.shouldSay(message.author.id, message.channelId, answer)) {
+    logger.info('mention where genbot is off: told before');
+    return;
+  }
+  try {
+    await message.author.send(answer);
+    logger.info('mention where genbot is off: told in a DM');
+  } catch (error) {
+    logger.info({ err: toChatError(error) }, 'mention where genbot is off: the person cannot be written to');
+  }
 }
 
 /**

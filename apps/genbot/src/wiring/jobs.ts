@@ -163,7 +163,7 @@ export function openJobs(options: JobsOptions): Jobs {
     });
   const inProcessQueue = queue instanceof InProcessJobQueue ? queue : undefined;
   const settings = new PlaceSettings({ store: store.settings, operator: options.operator ?? operatorOf(models) });
-  const chatIntake = new ChatJobIntake({ store, queue, runtime, quota, logger, places: shared?.places });
+  const chatIntake = new ChatJobIntake({ store, queue, runtime, quota, logger, places: shared?.places, settings });
   const intake = options.metrics === undefined ? chatIntake : meteredIntake(chatIntake, options.metrics);
   let sweep: RetentionSweep | undefined;
   let queueClosed: Promise<void> | undefined;
@@ -173,7 +173,7 @@ export function openJobs(options: JobsOptions): Jobs {
     inProcessQueue,
     botJobs: {
       intake,
-      usage: new LedgerUsageReporter(store.usage, quota),
+      usage: new LedgerUsageReporter(store.usage, quota, settings),
       presses: new ResultPresses({ versions: store.versions, jobs: store.jobs, intake, logger }),
       settings,
       adminUserIds: options.adminUserIds ?? [],

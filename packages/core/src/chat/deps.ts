@@ -1,3 +1,4 @@
+import type { AspectRatio } from '../genai/types.js';
 import type { JobScheduler } from '../scheduling/job-scheduler.js';
 import type { ChannelBudget } from '../rendering/channel-budget.js';
 import type { RefusalNotices } from './refusal-notices.js';
@@ -23,6 +24,10 @@ export interface ChatConfig {
   historyTokenBudget?: number;
   /** CHAT_TOOLS: a conversation offers generate_image and edit_image (default true). */
   tools?: boolean | undefined;
+  /** The place's `images`: how many an `/imagine`, a Re-roll or a `generate_image` without a count makes (default 1). */
+  images?: number | undefined;
+  /** The place's `aspect_ratio`: `/imagine`'s and `generate_image`'s when none is asked for (default: the model's own). */
+  aspectRatio?: AspectRatio | undefined;
 }
 
 /** What every use case runs with; the surface is the invocation's, the rest is shared. */

@@ -100,7 +100,7 @@ function imageJob(
   aspectRatio: AspectRatio | undefined,
   presentation: ImageJobPresentation,
   deps: ChatDeps,
-): ImageJob<{ prompt: string; aspectRatio?: AspectRatio }> {
+): ImageJob<{ prompt: string; aspectRatio?: AspectRatio; count?: number }> {
   return {
     name: 'imagine',
     target: input.target,
@@ -118,6 +118,8 @@ function imageJob(
       value: {
         prompt,
         ...(aspectRatio === undefined ? {} : { aspectRatio }),
+        // The place's `images` (a Re-roll too: the same request again, with the count of the time of the press).
+        ...(deps.config.images === undefined || deps.config.images === 1 ? {} : { count: deps.config.images }),
         ...(input.seed === undefined ? {} : { seed: input.seed }),
       },
     }),

@@ -2,7 +2,7 @@ import { copy } from '../copy/copy.js';
 import type { Platform } from '../surface/platform.js';
 
 export interface SystemPromptSources {
-  /** CHAT_SYSTEM_PROMPT, when the deployment set one. */
+  /** The place's `system_prompt` (else CHAT_SYSTEM_PROMPT), when there is one. */
   configured: string | undefined;
   /** Where the conversation happens. */
   platform: Platform;
@@ -20,9 +20,10 @@ function today(now: Date): string {
 }
 
 /**
- * The effective system prompt of a conversation: the deployment's own when it set one, else the
- * built-in one (who the bot is, on which platform, today's date, what it can do). The channel's and
- * workspace's `system_prompt` settings go before `configured` here, in that order, once they exist.
+ * The effective system prompt of a conversation: `configured` when there is one, else the
+ * built-in one (who the bot is, on which platform, today's date, what it can do). A job's worker
+ * gives the `system_prompt` its job was accepted under (channel, else workspace, else
+ * CHAT_SYSTEM_PROMPT) as `configured`, in place of CHAT_SYSTEM_PROMPT.
  */
 export function systemPromptFor(sources: SystemPromptSources): string {
   return sources.configured ?? copy.builtInSystemPrompt(sources.platform, today(sources.now), sources.tools);

@@ -159,6 +159,18 @@ export interface UsageReport {
   /** Undefined when no daily quota is set. */
   imagesLeft?: number | undefined;
   chatTokensLeft?: number | undefined;
+  /** For an admin: the whole workspace's (Discord server's, or all DMs') use today, and what is left of each budget set. */
+  workspace?: WorkspaceUsage | undefined;
+}
+
+export interface WorkspaceUsage {
+  platform: Platform;
+  /** A Discord DM: all DMs together, held to the operator's budgets. */
+  dm: boolean;
+  today: UsageCounts;
+  /** Undefined when no daily budget is set. */
+  imagesLeft?: number | undefined;
+  chatTokensLeft?: number | undefined;
 }
 
 function placeInLine(position: number): string {
@@ -197,6 +209,15 @@ export const copy = {
     if (report.imagesLeft !== undefined) left.push(amount('images', report.imagesLeft));
     if (report.chatTokensLeft !== undefined) left.push(amount('chat tokens', report.chatTokensLeft));
     if (left.length > 0) lines.push(`**Left today:** ${left.join(', ')} (resets at midnight UTC)`);
+    const { workspace } = report;
+    if (workspace !== undefined) {
+      const whose = workspace.dm ? 'All DMs' : `This ${WORKSPACE_WORDS[workspace.platform]}`;
+      lines.push(line(`${whose} today`, workspace.today));
+      const budget: string[] = [];
+      if (workspace.imagesLeft !== undefined) budget.push(amount('images', workspace.imagesLeft));
+      if (workspace.chatTokensLeft !== undefined) budget.push(amount('chat tokens', workspace.chatTokensLeft));
+      if (budget.length > 0) lines.push(`**Left of the daily budget:** ${budget.join(', ')} (resets at midnight UTC)`);
+    }
     return lines.join('\n');
   },
   /** The database cannot be used: nothing was recorded or sent. */
@@ -441,17 +462,25 @@ export const copy = {
     "Use `/genbot` for the settings form, `/genbot show` for this channel's settings, `/genbot set NAME VALUE [--workspace]` or `/genbot reset NAME [--workspace]`.",
   /** `enabled` is off where a mention or command came from; `/genbot` still works there. */
   disabledHere: 'genbot is turned off in this channel. An admin can turn it on with `/genbot set enabled on`.',
-  /** A workspace's (server's) daily budget is used up, or the request would pass it; nothing was sent to the service. */
+  /**
+   * A workspace's (server's) daily budget is used up, or the request would pass it; nothing was sent to the service.
+   * `where`: the workspace's platform, or `dm` for Discord DMs, which share one budget.
+   */
   budgetReached: (
     budget: 'images' | 'chat tokens',
     limit: number,
     left: number,
-    platform: Platform,
+    where: Platform | 'dm',
     resetsInSeconds: number,
-  ): string =>
-    left > 0
-      ? `🛑 That would pass this ${WORKSPACE_WORDS[platform]}'s daily budget: ${amount(budget, left)} left of ${amount(budget, limit)}. Ask for fewer, or wait until midnight UTC, in ${about(resetsInSeconds)}.`
-      : `🛑 This ${WORKSPACE_WORDS[platform]} has used its ${amount(budget, limit)} for today. The budget resets at midnight UTC, in ${about(resetsInSeconds)}.`,
+  ): string => {
+    const whose =
+      where === 'dm' ? 'the daily budget of all DMs with me' : `this ${WORKSPACE_WORDS[where]}'s daily budget`;
+    const spent =
+      where === 'dm' ? 'All DMs with me together have used their' : `This ${WORKSPACE_WORDS[where]} has used its`;
+    return left > 0
+      ? `🛑 That would pass ${whose}: ${amount(budget, left)} left of ${amount(budget, limit)}. Ask for fewer, or wait until midnight UTC, in ${about(resetsInSeconds)}.`
+      : `🛑 ${spent} ${amount(budget, limit)} for today. The budget resets at midnight UTC, in ${about(resetsInSeconds)}.`;
+  },
 
   /** `/genbot`'s form as a Slack modal: labels, options and placeholders are plain text; sections take mrkdwn. */
   settingsModal: {

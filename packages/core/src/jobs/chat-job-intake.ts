@@ -7,9 +7,24 @@ import type { UserShares } from '../scheduling/user-shares.js';
 import type { ChatLogger } from '../surface/ports.js';
 import type { BotRuntime } from '../runtime/bot-runtime.js';
 import { type Platform, type Store, StoreUnavailableError } from '../store/index.js';
-import type { ChatJob, SurfaceFactory } from './chat-job.js';
-import { type QuotaName, exhausted, limited, quotaStatus, secondsToUtcMidnight } from './daily-quota.js';
+import type { PlaceSettings } from '../settings/place-settings.js';
+import { jobSettingsOf } from '../settings/job-settings.js';
+import type { ResolvedSettings } from '../settings/resolve-settings.js';
+import { type ChatJob, settingsPlaceOf, type SurfaceFactory } from './chat-job.js';
+import { exhausted, limited, quotaStatus, secondsToUtcMidnight } from './daily-quota.js';
+import {
+  anyImageLimit,
+  budgetScope,
+  budgetWhere,
+  giveBackReservation,
+  holderOf,
+  type ImageLimits,
+  imageLimitRefusal,
+  imagesOf,
+  reserveImages,
+} from './image-admission.js';
 import { inputProblem } from './input-problem.js';
+import type { IntakeRefusal } from '../metrics/metrics.js';
 import type { IntakeResult, JobIntake, SubmitOptions } from './job-intake.js';
 import { toNewJob } from './parse-chat-job.js';
 import { PlacesInLine } from './places-in-line.js';
@@ -31,7 +46,24 @@ export interface ChatJobIntakeOptions {
   logger: ChatLogger;
   /** Set when workers in other processes run the jobs: the user's share is counted there. */
   places?: SharedPlaces | undefined;
+  /**
+   * Each place's settings, resolved once per job and recorded in it; `enabled` and the budgets
+   * admit it. Without them, jobs run on the operator's defaults, always enabled, with no budget.
+   */
+  settings?: PlaceSettings | undefined;
   now?: () => Date;
+}
+
+/** A refusal's private answer and its reason for the metrics. */
+interface Refusal {
+  answer: string;
+  reason: IntakeRefusal;
+}
+
+/** The images an image job asks for, and the daily limits that hold them. */
+interface ImagesAsked {
+  count: number;
+  limits: ImageLimits;
 }
 
 /** Imagine jobs, edits and a result's buttons run in the image lane; conversations stream (their tools take image slots as they run). */
@@ -45,22 +77,13 @@ export function queuedJob(job: { id: string; kind: string; platform: Platform; u
 }
 
 /**
- * Which daily quota a job spends: chat tokens for a conversation (an image
- * its tools make is reserved against the image quota when it is asked for),
- * images for the rest.
- */
-function quotaOf(job: ChatJob): QuotaName | undefined {
-  // Undo shows an image again: no model call, nothing to count.
-  if (job.input.kind === 'undo') return undefined;
-  return job.input.kind === 'mention' ? 'chat tokens' : 'images';
-}
-
-/**
  * Ingress's door (JobIntake): the bot is not stopping, the request makes
- * sense (inputProblem), the user's daily quota
- * is not used up, their share of the queue is not taken; then the job is
- * recorded (a repeat delivery is found there) and queued. Any refusal is a
- * private answer and leaves nothing behind.
+ * sense (inputProblem), genbot is on where it was asked, the user's daily
+ * quotas and the workspace's budgets are not passed, their share of the queue
+ * is not taken; then the job is recorded with the place's settings (a repeat
+ * delivery is found there), its images held, and it is queued. Any refusal is
+ * a private answer and sends nothing; only one that lost the race for the last
+ * images of a limit leaves its record behind, ended as refused.
  */
 export class ChatJobIntake implements JobIntake {
   readonly #options: ChatJobIntakeOptions;
@@ -88,58 +111,140 @@ export class ChatJobIntake implements JobIntake {
     });
   }
 
-  async #submit(job: ChatJob, options: SubmitOptions): Promise<IntakeResult> {
-    const { store, queue, runtime, logger } = this.#options;
+  async #submit(asked: ChatJob, options: SubmitOptions): Promise<IntakeResult> {
+    const { store, runtime, logger } = this.#options;
     if (!runtime.accepting) return { accepted: false, answer: copy.restarting, reason: 'stopping' };
-    const problem = inputProblem(job);
+    const problem = inputProblem(asked);
     if (problem !== undefined) return { accepted: false, answer: problem, reason: 'invalid' };
     try {
-      // A repeat delivery is found when the job is recorded; only a refusal asks first, so a repeat is never refused.
-      const repeat = async (): Promise<IntakeResult | undefined> =>
-        (await store.jobs.get(job.id)) === undefined ? undefined : { accepted: true, duplicate: true };
-      const quota = quotaOf(job);
-      // No daily limit on what it spends: the user's totals are not read (a query per request saved).
-      const spent =
-        quota === undefined || !limited(this.#options.quota, quota)
+      const refused = (refusal: Refusal) => this.#refused(asked.id, refusal);
+      const resolved = await this.#options.settings?.resolve(settingsPlaceOf(asked));
+      if (resolved !== undefined && !resolved.values.enabled) {
+        logger.info({ jobId: asked.id, channelId: asked.channelId }, 'job refused: genbot is turned off here');
+        return refused({ answer: copy.disabledHere, reason: 'disabled' });
+      }
+      const job: ChatJob = resolved === undefined ? asked : { ...asked, settings: jobSettingsOf(resolved) };
+      const tokens = await this.#tokensRefusal(job, resolved);
+      if (tokens !== undefined) return refused(tokens);
+      const images = this.#imagesAsked(job, resolved);
+      // Checked before anything is recorded, so a refusal leaves nothing; held once the job is recorded.
+      const over =
+        images === undefined
           ? undefined
-          : exhausted(await quotaStatus(store.usage, job, this.#options.quota), quota);
-      if (spent !== undefined) {
-        const known = await repeat();
-        if (known !== undefined) return known;
-        logger.info({ jobId: job.id, quota: spent.quota, limit: spent.limit }, 'job refused: daily quota used up');
-        const now = this.#options.now?.() ?? new Date();
-        return {
-          accepted: false,
-          answer: copy.quotaReached(spent.quota, spent.limit, secondsToUtcMidnight(now)),
-          reason: 'quota',
-        };
+          : await imageLimitRefusal(store.usage, holderOf(job), images.count, images.limits, this.#now());
+      if (over !== undefined) {
+        logger.info({ jobId: job.id, reason: over.reason }, 'job refused: past a daily image limit');
+        return refused(over);
       }
-      const lane = laneOf(job.input.kind);
-      const refusal = await this.#shareRefusal(lane, job);
-      if (refusal !== undefined) return (await repeat()) ?? { accepted: false, answer: refusal, reason: 'share' };
-      const recorded = await store.jobs.record(toNewJob(job));
-      if (!recorded.created) {
-        // The place just taken is this job's own while it runs (a share counts a job once); else it goes back.
-        if (recorded.job.id !== job.id || recorded.job.state === 'finished') await this.#giveBackPlace(lane, job);
-        if (recorded.job.id === job.id) return { accepted: true, duplicate: true };
-        logger.info({ jobId: job.id, running: recorded.job.id }, 'button pressed again while its first press runs');
-        return { accepted: false, answer: copy.alreadyRunning, reason: 'already_running' };
-      }
-      await this.#beforeQueue(job, options);
-      await this.#enqueue(job);
-      const position = await queue.position(job.id).catch(() => undefined);
-      // Taken by a worker already (0), its own messages say where it stands.
-      if (position !== undefined && position > 0) this.#places?.show(job, position);
-      return { accepted: true, duplicate: false, position };
+      return await this.#admitted(job, options, images);
     } catch (error) {
       if (!(error instanceof StoreUnavailableError || error instanceof QueueUnavailableError)) throw error;
-      logger.error({ err: error, jobId: job.id }, 'job refused: the store or the queue is unavailable');
+      logger.error({ err: error, jobId: asked.id }, 'job refused: the store or the queue is unavailable');
       return {
         accepted: false,
         answer: error instanceof QueueUnavailableError ? copy.queueUnavailable : copy.storeUnavailable,
         reason: error instanceof QueueUnavailableError ? 'queue_unavailable' : 'store_unavailable',
       };
     }
+  }
+
+  /**
+   * A refusal, unless the job is a repeat delivery: that is found when the job is recorded, and
+   * only a refusal asks first, so a repeat is never refused.
+   */
+  async #refused(jobId: string, refusal: Refusal): Promise<IntakeResult> {
+    const known = await this.#options.store.jobs.get(jobId);
+    return known === undefined ? { accepted: false, ...refusal } : { accepted: true, duplicate: true };
+  }
+
+  /**
+   * Past the quotas and budgets as they stood: the share, the record, the images held (atomically:
+   * of two processes admitting the last image, one refuses here), and the queue.
+   */
+  async #admitted(job: ChatJob, options: SubmitOptions, images: ImagesAsked | undefined): Promise<IntakeResult> {
+    const { store, queue, logger } = this.#options;
+    const lane = laneOf(job.input.kind);
+    const refusal = await this.#shareRefusal(lane, job);
+    if (refusal !== undefined) return this.#refused(job.id, { answer: refusal, reason: 'share' });
+    const recorded = await store.jobs.record(toNewJob(job));
+    if (!recorded.created) {
+      // The place just taken is this job's own while it runs (a share counts a job once); else it goes back.
+      if (recorded.job.id !== job.id || recorded.job.state === 'finished') await this.#giveBackPlace(lane, job);
+      if (recorded.job.id === job.id) return { accepted: true, duplicate: true };
+      logger.info({ jobId: job.id, running: recorded.job.id }, 'button pressed again while its first press runs');
+      return { accepted: false, answer: copy.alreadyRunning, reason: 'already_running' };
+    }
+    if (images !== undefined) {
+      const held = await reserveImages(store.usage, holderOf(job), images.count, images.limits, this.#now());
+      if (!held.ok) {
+        logger.info({ jobId: job.id, reason: held.reason }, 'job refused: another took the last images of a limit');
+        await store.jobs.finish(job.id, 'rejected', held.reason);
+        await this.#giveBackPlace(lane, job);
+        return { accepted: false, answer: held.answer, reason: held.reason };
+      }
+    }
+    let queued = false;
+    try {
+      await this.#beforeQueue(job, options);
+      await this.#enqueue(job);
+      queued = true;
+    } finally {
+      // Held for a job that failed on its way to the queue: given back.
+      if (!queued && images !== undefined) await this.#giveBackImages(job.id, images.count);
+    }
+    const position = await queue.position(job.id).catch(() => undefined);
+    // Taken by a worker already (0), its own messages say where it stands.
+    if (position !== undefined && position > 0) this.#places?.show(job, position);
+    return { accepted: true, duplicate: false, position };
+  }
+
+  #now(): Date {
+    return this.#options.now?.() ?? new Date();
+  }
+
+  /**
+   * A conversation spends chat tokens: refused when the person's daily quota or the workspace's
+   * budget is used up. Neither limit set: nothing is read (a query per request saved).
+   */
+  async #tokensRefusal(job: ChatJob, resolved: ResolvedSettings | undefined): Promise<Refusal | undefined> {
+    const { store, logger } = this.#options;
+    if (job.input.kind !== 'mention') return undefined;
+    const now = this.#now();
+    if (limited(this.#options.quota, 'chat tokens')) {
+      const spent = exhausted(await quotaStatus(store.usage, job, this.#options.quota), 'chat tokens');
+      if (spent !== undefined) {
+        logger.info({ jobId: job.id, quota: spent.quota, limit: spent.limit }, 'job refused: daily quota used up');
+        return { answer: copy.quotaReached(spent.quota, spent.limit, secondsToUtcMidnight(now)), reason: 'quota' };
+      }
+    }
+    const budget = resolved?.values.budget_chat_tokens_per_day;
+    if (budget === undefined) return undefined;
+    const { today } = await store.usage.totals(budgetScope(job));
+    if (today.inputTokens + today.outputTokens < budget) return undefined;
+    logger.info({ jobId: job.id, budget }, 'job refused: the workspace used its chat token budget');
+    return {
+      answer: copy.budgetReached('chat tokens', budget, 0, budgetWhere(job), secondsToUtcMidnight(now)),
+      reason: 'budget',
+    };
+  }
+
+  /** The images an image job asks for and the daily limits they are held to; undefined when none is held. */
+  #imagesAsked(job: ChatJob, resolved: ResolvedSettings | undefined): ImagesAsked | undefined {
+    const count = imagesOf(job);
+    const limits = {
+      userPerDay: this.#options.quota.imagesPerDay,
+      workspacePerDay: resolved?.values.budget_images_per_day,
+    };
+    // No limit on images: nothing to read or hold (a query and a write per request saved).
+    return count === 0 || !anyImageLimit(limits) ? undefined : { count, limits };
+  }
+
+  async #giveBackImages(jobId: string, images: number): Promise<void> {
+    await this.#options.store.usage
+      .releaseImages(jobId, images)
+      .catch((error: unknown) =>
+        this.#options.logger.warn({ err: error, jobId }, 'could not give back the images held for a job'),
+      );
   }
 
   async withdraw(jobId: string): Promise<void> {
@@ -151,6 +256,7 @@ export class ChatJobIntake implements JobIntake {
       const record = await store.jobs.get(jobId);
       if (record === undefined) return;
       await places?.shares.release(laneOf(record.kind), record.userId, jobId);
+      await giveBackReservation(store.usage, record, logger);
       await this.#places?.withdrawn(record);
     } catch (error) {
       logger.warn({ err: error, jobId }, 'could not withdraw a job whose trigger was deleted');

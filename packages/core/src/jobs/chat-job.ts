@@ -3,8 +3,14 @@ import type { ImagineInput } from '../chat/imagine.js';
 import type { ChatSurface, ChatTarget, ResultAction, ThreadMessage } from '../surface/surface.js';
 import type { ResultActionInput } from '../results/lineage.js';
 import type { InteractionToken, JobStep, Platform } from '../store/index.js';
+import type { JobSettings } from '../settings/job-settings.js';
+import type { SettingsPlace } from '../settings/place-settings.js';
 
-/** Bumped when the shape of `ChatJobInput` changes; workers read, migrate or refuse older versions. */
+/**
+ * Bumped when the shape of `ChatJobInput` changes; workers read, migrate or refuse older versions.
+ * Still 1 with the job's settings stored beside its input: a record without them (written before
+ * settings) runs on the operator's defaults, so it stays readable.
+ */
 export const CHAT_JOB_SCHEMA_VERSION = 1;
 
 /**
@@ -52,6 +58,21 @@ export interface ChatJob {
   interaction?: InteractionToken | undefined;
   /** A button press: one unfinished job per person and button (the store's active key). */
   activeKey?: string | undefined;
+  /**
+   * The place's settings when the job was accepted (the intake resolves them): it runs with these
+   * on any worker, whatever changes while it waits. Absent: the operator's defaults (an older record).
+   */
+  settings?: JobSettings | undefined;
+}
+
+/**
+ * Where a job's settings come from. A DM is not a channel: a Slack DM's channel id starts with
+ * `D` (its workspace's settings and budget still apply); a Discord job without a server is a DM
+ * (the operator's settings apply, and all such DMs share one budget).
+ */
+export function settingsPlaceOf(job: Pick<ChatJob, 'platform' | 'workspaceId' | 'channelId'>): SettingsPlace {
+  const dm = job.platform === 'slack' ? job.channelId.startsWith('D') : job.workspaceId === undefined;
+  return { platform: job.platform, workspaceId: job.workspaceId, channelId: job.channelId, dm };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { copy } from '../copy/copy.js';
 import type { QueuedJob } from '../scheduling/job-queue.js';
 import type { ResumeDeps } from './resume-jobs.js';
+import { giveBackReservation } from './image-admission.js';
 import { endedNotice } from './tell-job-owner.js';
 import type { StoredCall } from './until-stored.js';
 
@@ -18,5 +19,6 @@ export async function giveUpJob(
   if (record === undefined || record.state === 'finished') return;
   if (!(await stored('finish the job', () => store.jobs.finish(record.id, 'failed', 'stalled too often')))) return;
   logger.error({ jobId: record.id }, 'job given up on: its worker died or hung mid-job too often');
+  await giveBackReservation(store.usage, record, logger);
   await deps.tell(record, endedNotice(record, copy.interruptedTooOften, logger, 'job given up on cannot be read'));
 }

@@ -1,6 +1,6 @@
 export type { ChatJob, ChatJobInput, ChatJobKind, SurfaceFactory } from './chat-job.js';
-export { CHAT_JOB_SCHEMA_VERSION } from './chat-job.js';
-export type { IntakeResult, JobIntake, SubmitOptions, UsageReporter } from './job-intake.js';
+export { CHAT_JOB_SCHEMA_VERSION, settingsPlaceOf } from './chat-job.js';
+export type { IntakeResult, JobIntake, SubmitOptions, UsageAudience, UsageReporter } from './job-intake.js';
 export { inputProblem } from './input-problem.js';
 export { meteredIntake } from './metered-intake.js';
 export { ChatJobIntake, type ChatJobIntakeOptions, laneOf, queuedJob, type SharedPlaces } from './chat-job-intake.js';

@@ -43,7 +43,16 @@ export interface JobIntake {
   withdraw?(jobId: string): Promise<void>;
 }
 
+/** Who asks for `/usage`: the app decides who is an admin (as for changing settings). */
+export interface UsageAudience {
+  /** Also shown the workspace's (Discord server's) use today beside their own, and its budgets. */
+  admin?: boolean | undefined;
+}
+
 /** `/usage`: the private answer for one user (today, this month, what is left of each daily quota). */
 export interface UsageReporter {
-  answer(scope: Required<Pick<UsageScope, 'platform' | 'userId'>> & Pick<UsageScope, 'workspaceId'>): Promise<string>;
+  answer(
+    scope: Required<Pick<UsageScope, 'platform' | 'userId'>> & Pick<UsageScope, 'workspaceId'>,
+    audience?: UsageAudience,
+  ): Promise<string>;
 }

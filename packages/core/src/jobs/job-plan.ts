@@ -43,7 +43,8 @@ export async function planJob(job: ChatJob, platformSurface: ChatSurface, deps: 
       // Checked once, here: the lineage records the aspect ratio the use case runs with.
       const result = checkImagine(input.imagine);
       if (!result.ok) return refused(input.imagine.target, result.answer);
-      const { checked } = result;
+      // None asked for: the place's `aspect_ratio`, recorded too, so a Re-roll asks the same.
+      const checked = { ...result.checked, aspectRatio: result.checked.aspectRatio ?? job.settings?.aspectRatio };
       return {
         lineage: {
           origin: 'generated',

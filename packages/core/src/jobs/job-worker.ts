@@ -9,6 +9,8 @@ import type { BotRuntime } from '../runtime/bot-runtime.js';
 import type { JobRecord, NewJobStep, Platform, Store } from '../store/index.js';
 import type { ChatJob, SurfaceFactory } from './chat-job.js';
 import { giveUpJob } from './give-up-job.js';
+import { configOf } from './job-config.js';
+import { imagesOf } from './image-admission.js';
 import { planJob } from './job-plan.js';
 import { takeBackFirstPost } from './places-in-line.js';
 import { parseChatJob, UnreadableJobError } from './parse-chat-job.js';
@@ -145,6 +147,7 @@ export class JobWorker {
     const surface = note === undefined ? recorded : withQuotaNote(recorded, note);
     const deps: ChatDeps = {
       ...this.#options.deps,
+      config: configOf(job, this.#options.deps.config),
       surface,
       images: meter.wrapImages(this.#options.deps.images),
       chat: meter.wrapChat(this.#options.deps.chat),
@@ -182,7 +185,8 @@ export class JobWorker {
       });
       if (!admission.accepted) resolve('stopped');
     });
-    await recordUsage(job, meter, { usage: store.usage, stored: this.#stored, logger });
+    const used = meter.usage();
+    await recordUsage(job, used, { usage: store.usage, stored: this.#stored, logger });
     // Another worker runs it now from its recorded steps, and finishes it.
     if (handedOver(delivery)) {
       logger.warn({ jobId: job.id }, 'job handed to another worker: this run stopped');
@@ -192,6 +196,12 @@ export class JobWorker {
     if (outcome === 'stopped' || (!runtime.accepting && outcome !== 'done')) {
       logger.info({ jobId: job.id }, 'job left for the next start');
       return;
+    }
+    // Ends having made nothing on its only run: what admission held for it goes back. A run
+    // before may have made images its usage holds, so a resumed job keeps what is counted.
+    const held = imagesOf(job);
+    if (used.images === 0 && held > 0 && record.attempts === 1) {
+      await this.#stored('give back reserved images', () => store.usage.releaseImages(job.id, held));
     }
     if (outcome === 'cancelled') {
       logger.info({ jobId: job.id }, 'trigger deleted before the job started: not run');

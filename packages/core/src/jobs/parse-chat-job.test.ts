@@ -67,3 +67,22 @@ describe('a press that showed the images of its message', () => {
     expect(job.input.kind === 'vary' && job.input.action.shown).toEqual(shown);
   });
 });
+
+describe('the settings a job was accepted under', () => {
+  const settings = { chatModel: 'chat-b', imageModel: 'img-b', aspectRatio: '16:9' as const, images: 2 };
+
+  it('travel with the job through the store', () => {
+    const job = { ...mention(undefined), settings: { ...settings, systemPrompt: 'Be brief.', budgetImagesPerDay: 5 } };
+    expect(parseChatJob(stored(job))).toEqual(job);
+  });
+
+  it('are absent from a job recorded before them: the worker runs it on the defaults', () => {
+    expect(parseChatJob(stored(mention(undefined))).settings).toBeUndefined();
+  });
+
+  it('make a job unreadable when they do not fit', () => {
+    const record = stored({ ...mention(undefined), settings });
+    (record.input as { settings: { images: number } }).settings.images = 9;
+    expect(() => parseChatJob(record)).toThrow(UnreadableJobError);
+  });
+});

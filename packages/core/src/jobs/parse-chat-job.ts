@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { copy } from '../copy/copy.js';
+import { ASPECT_RATIOS } from '../genai/types.js';
+import { MAX_IMAGES_PER_REQUEST } from '../settings/catalogue.js';
+import type { JobSettings } from '../settings/job-settings.js';
 import type { JobRecord, NewJob } from '../store/index.js';
 import { CHAT_JOB_SCHEMA_VERSION, type ChatJob, type ChatJobInput } from './chat-job.js';
 
@@ -67,6 +70,18 @@ const inputSchema = z.discriminatedUnion('kind', [
   ),
 ]);
 
+const settingsSchema = z.object({
+  chatModel: z.string().min(1),
+  imageModel: z.string().min(1),
+  systemPrompt: z.string().min(1).optional(),
+  aspectRatio: z.enum(ASPECT_RATIOS).optional(),
+  images: z.number().int().min(1).max(MAX_IMAGES_PER_REQUEST),
+  budgetImagesPerDay: z.number().int().nonnegative().optional(),
+}) satisfies z.ZodType<JobSettings>;
+
+/** The job's settings travel with its input, under this key (the input's own keys never use it). */
+const withSettings = z.object({ settings: settingsSchema.optional() });
+
 /** The stored form of a chat job: what ingress records (no secret but a Discord interaction token). */
 export function toNewJob(job: ChatJob): NewJob {
   return {
@@ -79,7 +94,12 @@ export function toNewJob(job: ChatJob): NewJob {
     threadId: job.threadId,
     userId: job.userId,
     // JSON round trip: drops undefined fields, as the store would.
-    input: JSON.parse(JSON.stringify(inputSchema.parse(job.input))),
+    input: JSON.parse(
+      JSON.stringify({
+        ...inputSchema.parse(job.input),
+        ...(job.settings === undefined ? {} : { settings: settingsSchema.parse(job.settings) }),
+      }),
+    ),
     interaction: job.interaction,
     activeKey: job.activeKey,
   };
@@ -100,7 +120,11 @@ export function parseChatJob(record: JobRecord): ChatJob {
   if (parsed.data.kind !== record.kind) {
     throw new UnreadableJobError(`job ${record.id} is recorded as ${record.kind} but its input is ${parsed.data.kind}`);
   }
-  return jobOfRecord(record, parsed.data);
+  const settings = withSettings.safeParse(record.input);
+  if (!settings.success) {
+    throw new UnreadableJobError(`job ${record.id} has settings that do not fit: ${z.prettifyError(settings.error)}`);
+  }
+  return { ...jobOfRecord(record, parsed.data), settings: settings.data.settings };
 }
 
 /** The chat job a stored record holds, with `input` as its input (read from the record, or a stand-in). */

@@ -5,6 +5,7 @@ import type { ChatSurface } from '../surface/surface.js';
 import type { UsageLedger } from '../store/index.js';
 import type { ChatJob } from './chat-job.js';
 import { closeToLimit, quotaStatus } from './daily-quota.js';
+import { imagesOf } from './image-admission.js';
 import { withOverrides } from './surface-overrides.js';
 
 /** What is left of the user's daily quotas, for an /imagine, when little is; a store that cannot say shows none. */
@@ -14,7 +15,13 @@ export async function quotaNote(
 ): Promise<string | undefined> {
   if (deps.quota === undefined || job.input.kind !== 'imagine') return undefined;
   try {
-    const close = closeToLimit(await quotaStatus(deps.usage, job, deps.quota));
+    const status = await quotaStatus(deps.usage, job, deps.quota);
+    // Admission held this job's own images already: what is left is told as it was when it was asked.
+    const held = imagesOf(job);
+    const lines = status.lines.map((line) =>
+      line.quota === 'images' ? { ...line, left: Math.min(line.limit, line.left + held) } : line,
+    );
+    const close = closeToLimit({ ...status, lines });
     return close.length === 0 ? undefined : copy.quotaLeft(close);
   } catch (error) {
     deps.logger.warn({ err: error, jobId: job.id }, 'could not read the quota left');

@@ -4,6 +4,7 @@ import type { JobQueue, QueuedJob } from '../scheduling/job-queue.js';
 import type { ChatLogger } from '../surface/ports.js';
 import type { JobRecord, Platform, Store } from '../store/index.js';
 import { queuedJob } from './chat-job-intake.js';
+import { giveBackReservation } from './image-admission.js';
 import { endedNotice } from './tell-job-owner.js';
 
 /** A job older than this when the process starts is told to retry instead of resumed (a Discord interaction token lasts 15 minutes). */
@@ -18,7 +19,7 @@ export interface ResumeResult {
 }
 
 export interface ResumeDeps {
-  store: Pick<Store, 'jobs'>;
+  store: Pick<Store, 'jobs' | 'usage'>;
   logger: ChatLogger;
   platforms: readonly Platform[];
   maxResumeAgeMs?: number | undefined;
@@ -59,6 +60,7 @@ export async function resumeJobs(queue: JobQueue, deps: ResumeDeps): Promise<Res
     }
     // Finished first: of two workers starting together, only the one that ends it tells the user.
     if (!(await store.jobs.finish(record.id, 'abandoned', 'too old to resume'))) continue;
+    await giveBackReservation(store.usage, record, logger);
     await deps.tell(record, endedNotice(record, copy.restartedTooLate, logger, 'abandoned job cannot be read'));
     result.abandoned += 1;
   }

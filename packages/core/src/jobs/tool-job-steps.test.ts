@@ -3,7 +3,7 @@ import { MemoryVersions } from '../../testing/memory-versions.js';
 import { RecordingSurface } from '../../testing/recording-surface.js';
 import { copy } from '../copy/copy.js';
 import type { VersionLineage } from '../chat/version-lineage.js';
-import type { DailyImageLimit, JobRecord, JobStep, NewJobStep, ReservationHolder } from '../store/index.js';
+import type { DailyImageLimit, JobRecord, JobStep, NewJobStep, ReservationHolder, UsageScope } from '../store/index.js';
 import type { ChatJob } from './chat-job.js';
 import { secondsToUtcMidnight } from './daily-quota.js';
 import { recordedSurface } from './recorded-surface.js';
@@ -48,17 +48,28 @@ const record: JobRecord = {
   updatedAt: new Date(),
 };
 
-/** A ledger that grants while the limit it is given holds, as the store's does for one user. */
+/** A ledger that grants while the limits it is given hold, as the store's does for one user and their workspace. */
 class Ledger {
   used = 0;
+  /** What the workspace's other users made today. */
+  othersUsed = 0;
   readonly reservations: { holder: ReservationHolder; images: number; limits: readonly DailyImageLimit[] }[] = [];
   readonly released: { jobId: string; images: number }[] = [];
 
+  #usedIn(scope: UsageScope): number {
+    return scope.userId === undefined ? this.used + this.othersUsed : this.used;
+  }
+
   async reserveImages(holder: ReservationHolder, images: number, limits: readonly DailyImageLimit[]) {
     this.reservations.push({ holder, images, limits });
-    if (limits.some((limit) => this.used + images > limit.images)) return false;
+    if (limits.some((limit) => this.#usedIn(limit.scope) + images > limit.images)) return false;
     this.used += images;
     return true;
+  }
+
+  async totals(scope: UsageScope) {
+    const today = { images: this.#usedIn(scope), inputTokens: 0, outputTokens: 0, jobs: 0 };
+    return { today, month: today };
   }
 
   async releaseImages(jobId: string, images: number) {
@@ -67,7 +78,15 @@ class Ledger {
   }
 }
 
-function rig(options: { imagesPerDay?: number; steps?: readonly JobStep[]; now?: Date } = {}) {
+function rig(
+  options: {
+    imagesPerDay?: number;
+    steps?: readonly JobStep[];
+    now?: Date;
+    budget?: number;
+    platform?: 'discord';
+  } = {},
+) {
   const usage = new Ledger();
   const versions = new MemoryVersions();
   const steps: { id: string; step: NewJobStep }[] = [];
@@ -107,7 +126,12 @@ function rig(options: { imagesPerDay?: number; steps?: readonly JobStep[]; now?:
     ...(options.now === undefined ? {} : { now: () => options.now as Date }),
   };
   const recorded = recordedSurface(new RecordingSurface(), { id: job.id, steps: options.steps ?? [] }, deps.store.jobs);
-  return { usage, versions, steps, lineages, logged, madeBefore, toolJob: toolJobOf(job, record, recorded, deps) };
+  const settings = { chatModel: 'chat', imageModel: 'img', images: 1, budgetImagesPerDay: options.budget };
+  const asked: ChatJob =
+    options.platform === 'discord'
+      ? { ...job, platform: 'discord', workspaceId: undefined, settings }
+      : { ...job, settings };
+  return { usage, versions, steps, lineages, logged, madeBefore, toolJob: toolJobOf(asked, record, recorded, deps) };
 }
 
 async function shown(versions: MemoryVersions, messageId: string, count: number, channelId = 'C9') {
@@ -180,7 +204,31 @@ describe('toolJobOf', () => {
     expect(refusal).toBe(copy.quotaReached('images', 1, secondsToUtcMidnight(now)));
     expect(refusal).toContain('in about 4 hours');
     expect(steps).toEqual([]);
-    expect(logged).toEqual(['tool call over the image quota']);
+    expect(logged).toEqual(['tool call over an image limit']);
+  });
+
+  it("reserves within the workspace's budget beside the person's quota, refused in the budget's words", async () => {
+    const now = new Date('2030-05-01T20:00:00Z');
+    const { usage, steps, toolJob } = rig({ imagesPerDay: 10, budget: 5, now });
+    usage.othersUsed = 4;
+    expect(await toolJob.reserveImages(0, 2)).toBe(
+      copy.budgetReached('images', 5, 1, 'slack', secondsToUtcMidnight(now)),
+    );
+    expect(usage.reservations[0]?.limits).toEqual([
+      { scope: { platform: 'slack', workspaceId: 'T1', userId: 'U1' }, images: 10 },
+      { scope: { platform: 'slack', workspaceId: 'T1' }, images: 5 },
+    ]);
+    expect(await toolJob.reserveImages(0, 1)).toBeUndefined();
+    expect(steps.map(({ step }) => step.files)).toEqual([1]);
+  });
+
+  it('holds a Discord DM to the budget of all DMs together: the ledger scope without a server', async () => {
+    const { usage, toolJob } = rig({ budget: 3, platform: 'discord' });
+    usage.othersUsed = 3;
+    expect(await toolJob.reserveImages(0, 1)).toContain('All DMs with me together have used their 3 images');
+    expect(usage.reservations[0]?.limits).toEqual([
+      { scope: { platform: 'discord', workspaceId: undefined }, images: 3 },
+    ]);
   });
 
   it('gives back what a call did not make, to the job’s own entry', async () => {

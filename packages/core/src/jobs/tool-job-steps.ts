@@ -1,12 +1,11 @@
 import type { ToolJob } from '../chat/tools/tool-job.js';
 import type { QuotaConfig } from '../config/load-config.js';
-import { copy } from '../copy/copy.js';
 import type { VersionLineage } from '../chat/version-lineage.js';
 import type { ImageVersionStore, JobRecord, JobStore, UsageLedger } from '../store/index.js';
 import type { ChatLogger } from '../surface/ports.js';
 import type { ChatJob } from './chat-job.js';
 import { targetOf } from './chat-job.js';
-import { secondsToUtcMidnight } from './daily-quota.js';
+import { holderOf, reserveImages } from './image-admission.js';
 import type { RecordedSurface } from './recorded-surface.js';
 import type { StoredCall } from './until-stored.js';
 
@@ -15,7 +14,7 @@ export const RESERVED_STEP = 'reserved';
 
 export interface ToolJobDeps {
   store: {
-    usage: Pick<UsageLedger, 'reserveImages' | 'releaseImages'>;
+    usage: Pick<UsageLedger, 'reserveImages' | 'releaseImages' | 'totals'>;
     versions: Pick<ImageVersionStore, 'byMessage'>;
     jobs: Pick<JobStore, 'recordStep'>;
   };
@@ -31,8 +30,9 @@ export interface ToolJobDeps {
 
 /**
  * What a conversation's tool calls need from the job that runs them: its
- * versions, the person's image quota reserved in the store (atomically, so
- * two workers cannot both spend the last image), and its recorded uploads.
+ * versions, the person's image quota and the workspace's budget reserved in
+ * the store (atomically, so two workers cannot both spend the last image),
+ * and its recorded uploads.
  */
 export function toolJobOf(job: ChatJob, record: JobRecord, recorded: RecordedSurface, deps: ToolJobDeps): ToolJob {
   const { store, stored, quota } = deps;
@@ -49,16 +49,15 @@ export function toolJobOf(job: ChatJob, record: JobRecord, recorded: RecordedSur
         : { key: { jobId: version.jobId, index: version.index }, number: version.number };
     },
     async reserveImages(call, images) {
-      const limit = quota?.imagesPerDay;
-      const holder = { jobId: job.id, platform: job.platform, workspaceId: job.workspaceId, userId: job.userId };
-      const limits =
-        limit === undefined
-          ? []
-          : [{ scope: { platform: job.platform, workspaceId: job.workspaceId, userId: job.userId }, images: limit }];
-      const reserved = await stored('reserve images', () => store.usage.reserveImages(holder, images, limits));
-      if (!reserved) {
-        deps.logger.info({ jobId: job.id, call, images }, 'tool call over the image quota');
-        return copy.quotaReached('images', limit ?? 0, secondsToUtcMidnight(deps.now?.() ?? new Date()));
+      // The person's quota and the workspace's budget the job was accepted under.
+      const limits = { userPerDay: quota?.imagesPerDay, workspacePerDay: job.settings?.budgetImagesPerDay };
+      const now = deps.now?.() ?? new Date();
+      const reservation = await stored('reserve images', () =>
+        reserveImages(store.usage, holderOf(job), images, limits, now),
+      );
+      if (!reservation.ok) {
+        deps.logger.info({ jobId: job.id, call, images, reason: reservation.reason }, 'tool call over an image limit');
+        return reservation.answer;
       }
       await stored('record a step', () =>
         store.jobs.recordStep(record.id, { name: RESERVED_STEP, index: call, files: images }),

@@ -5,6 +5,10 @@ export type IntakeRefusal =
   | 'stopping'
   | 'invalid'
   | 'quota'
+  /** The workspace's (Discord server's) daily budget is used up, or the request would pass it. */
+  | 'budget'
+  /** `enabled` is off in the channel. */
+  | 'disabled'
   | 'share'
   | 'already_running'
   | 'store_unavailable'

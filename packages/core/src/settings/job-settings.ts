@@ -14,6 +14,8 @@ export interface JobSettings {
   aspectRatio?: AspectRatio | undefined;
   /** Images per `/imagine`, Re-roll and `generate_image` call without a count. */
   images: number;
+  /** The workspace's daily image budget when the job was accepted: its tool calls reserve within it. */
+  budgetImagesPerDay?: number | undefined;
 }
 
 export function jobSettingsOf(resolved: ResolvedSettings): JobSettings {
@@ -24,5 +26,6 @@ export function jobSettingsOf(resolved: ResolvedSettings): JobSettings {
     systemPrompt: values.system_prompt,
     aspectRatio: values.aspect_ratio,
     images: values.images,
+    budgetImagesPerDay: values.budget_images_per_day,
   };
 }

@@ -81,6 +81,17 @@ describe('Discord fake: direct messages with the real discord.js', () => {
     expect(await rest.get(Routes.channel(dm))).not.toHaveProperty('guild_id');
   });
 
+  it('opens the DM a bot writes to a person in (user.send): their one DM, unknown people refused', async () => {
+    discord = await startDiscordFake();
+    const rest = new REST({ api: discord.apiUrl }).setToken(discord.botToken);
+    const alice = discord.state.user('alice').id;
+    expect(await rest.post(Routes.userChannels(), { body: { recipient_id: alice } })).toMatchObject({
+      id: discord.dmChannelId('alice'),
+      type: 1,
+    });
+    await expect(rest.post(Routes.userChannels(), { body: { recipient_id: '1' } })).rejects.toThrow(/Unknown/);
+  });
+
   it('dates messages by its clock: advanced an hour, the next message is an hour later', async () => {
     discord = await startDiscordFake();
     const dm = discord.dmChannelId('alice');

@@ -44,6 +44,9 @@ export const threadFromMessageSchema = z.looseObject({
 
 export const threadSchema = threadFromMessageSchema.extend({ type: z.number().int().nullish() });
 
+/** `POST /users/@me/channels`: the bot opens (or finds) its DM with a person. */
+export const openDmSchema = z.object({ recipient_id: z.string().min(1) });
+
 const optionFields = {
   name: z.string().regex(/^[-_\p{L}\p{N}]{1,32}$/u),
   description: z.string().max(100).default(''),

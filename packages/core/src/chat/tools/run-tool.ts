@@ -91,9 +91,12 @@ export async function runTool(use: ToolUse, context: ToolContext, deps: ChatDeps
 
 function generateImages(input: GenerateInput, deps: ChatDeps): ToolImages<GenerateInput> {
   const { prompt } = input;
+  // Without a count or a ratio in the call, the place's `images` and `aspect_ratio`.
+  const count = input.count ?? deps.config.images ?? 1;
+  const aspectRatio = input.aspect_ratio ?? deps.config.aspectRatio;
   return {
     name: 'generate_image',
-    count: input.count ?? 1,
+    count,
     activity: copy.drawingActivity(prompt),
     input: async () => ({ ok: true, value: input }),
     generate: (value, signal) =>
@@ -101,13 +104,13 @@ function generateImages(input: GenerateInput, deps: ChatDeps): ToolImages<Genera
         deps.config.imageModel,
         {
           prompt: value.prompt,
-          ...(value.aspect_ratio === undefined ? {} : { aspectRatio: value.aspect_ratio }),
-          ...(value.count === undefined ? {} : { count: value.count }),
+          ...(aspectRatio === undefined ? {} : { aspectRatio }),
+          ...(count === 1 ? {} : { count }),
         },
         signal === undefined ? {} : { signal },
       ),
     lineage: async () => ({
-      lineage: { origin: 'generated', prompt, aspectRatio: input.aspect_ratio, reroll: true, undo: false },
+      lineage: { origin: 'generated', prompt, aspectRatio, reroll: true, undo: false },
       comment: { text: copy.imageComment(prompt) },
     }),
     stem: imageFileStem({ prompt }),

@@ -3,7 +3,9 @@ import type { FakeContext } from '../context.js';
 import { GATEWAY_PATH } from '../gateway.js';
 import { APPLICATION_FLAG_MESSAGE_CONTENT } from '../permissions.js';
 import { unknownGuild, unknownMember } from '../errors.js';
-import { wireApplication, wireGuild, wireMember, wireUser } from '../wire.js';
+import { readRequestBody } from '../multipart.js';
+import { openDmSchema, parseBody } from '../schemas.js';
+import { wireApplication, wireChannel, wireGuild, wireMember, wireUser } from '../wire.js';
 
 /** What `GET /gateway/bot` advises: how many shards to run, and how many may IDENTIFY at once. */
 export interface GatewayBotAdvice {
@@ -31,6 +33,13 @@ export function metaRoutes(ctx: FakeContext, allowMessageContentIntent: boolean,
         }),
       )
       .get('/users/@me', (c) => c.json({ ...wireUser(ctx.state.botUser), verified: true, mfa_enabled: false }))
+      // The bot writes to a person privately (user.send): their DM, opened on first use.
+      .post('/users/@me/channels', async (c) => {
+        const body = parseBody(openDmSchema, (await readRequestBody(c.req.raw, 0)).payload);
+        const user = ctx.state.users.find((candidate) => candidate.id === body.recipient_id);
+        if (user === undefined) throw unknownMember();
+        return c.json(wireChannel(ctx.state.dmChannel(user), ctx.state));
+      })
       // A bot with no gateway (a job worker) reads the guild over REST before its channels.
       .get('/guilds/:guildId', (c) => {
         if (c.req.param('guildId') !== ctx.state.guild.id) throw unknownGuild();
