@@ -165,6 +165,19 @@ describe('the playground server', () => {
     expect(seen.size).toBeGreaterThan(8);
   });
 
+  it('makes alice an admin where the bots read it, and bob a member, and says so', async () => {
+    expect([slack.workspace.users.get('U1')?.role, slack.workspace.users.get('U2')?.role]).toEqual(['admin', 'member']);
+    const alice = discord.state.user('alice').id;
+    expect(discord.state.grantedPermissions(alice) & (1n << 5n)).toBe(1n << 5n);
+    expect(discord.state.grantedPermissions(discord.state.user('bob').id)).toBe(0n);
+    const { slack: slackState, discord: discordState } = await state();
+    const roles = [
+      { name: 'alice', role: 'admin' },
+      { name: 'bob', role: 'member' },
+    ];
+    expect([slackState.people, discordState.people]).toEqual([roles, roles]);
+  });
+
   it('posts a Slack message as the person, with the mention and an attached image', async () => {
     const answer = await post('/api/slack/messages', {
       text: '@genbot what is this?',

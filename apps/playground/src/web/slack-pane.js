@@ -109,7 +109,10 @@ export function SlackPane({ data, dms, disabled, idleWords }) {
   const ctx = { userName: (id) => users.get(id) };
   const inDm = place === 'dm';
   const dm = dms.find((d) => d.person === person);
-  const source = inDm ? (dm?.messages ?? []) : data.messages;
+  // An ephemeral message is shown to the person it is for alone, as Slack does.
+  const source = (inDm ? (dm?.messages ?? []) : data.messages).filter(
+    (m) => !m.ephemeral || m.for === undefined || m.for === person,
+  );
   const channel = source.filter((m) => m.threadTs === undefined || m.threadTs === m.ts);
   const previews = useMemo(() => threadPreviews(source), [source]);
   const thread = threadTs === null ? [] : source.filter((m) => m.ts === threadTs || m.threadTs === threadTs);
@@ -237,7 +240,7 @@ export function SlackPane({ data, dms, disabled, idleWords }) {
       </div>
       <div class="pane-tools">
         ${threadTs !== null ? html`<button type="button" class="back" onClick=${() => setThreadTs(null)}>${inDm ? '← Back to messages' : '← Back to channel'}</button>` : null}
-        <${PersonPicker} platform="Slack" value=${person} onChange=${(next) => {
+        <${PersonPicker} platform="Slack" people=${data.people} value=${person} onChange=${(next) => {
           setPerson(next);
           if (place !== 'channel') go(place, next);
         }} />
@@ -285,7 +288,10 @@ export function SlackPane({ data, dms, disabled, idleWords }) {
     }
     ${
       forms.form
-        ? html`<${FormDialog} key=${forms.form.id} form=${forms.form} onClose=${() => forms.close(forms.form.id)}
+        ? html`<${FormDialog} key=${`${forms.form.id}:${forms.form.version}`} form=${forms.form}
+            renderText=${(text) => renderSlack(text, ctx)}
+            onClose=${() => forms.close(forms.form.id)}
+            onAct=${(actionId, value) => post('/api/slack/view-actions', { id: forms.form.id, actionId, value, user: person })}
             onSubmit=${(values) => {
               scroll.follow();
               return post('/api/slack/forms', { id: forms.form.id, values, user: person });
