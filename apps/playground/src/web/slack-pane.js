@@ -106,7 +106,10 @@ export function SlackPane({ data, dms, disabled, idleWords }) {
     () => new Map([...data.users.map((u) => [u.id, u.displayName || u.name]), [data.botUserId, data.botName]]),
     [data],
   );
-  const ctx = { userName: (id) => users.get(id) };
+  const ctx = {
+    userName: (id) => users.get(id),
+    channelName: (id) => (id === data.channel.id ? data.channel.name : undefined),
+  };
   const inDm = place === 'dm';
   const dm = dms.find((d) => d.person === person);
   // An ephemeral message is shown to the person it is for alone, as Slack does.
