@@ -344,6 +344,10 @@ describe('the playground server', () => {
       status: 400,
       json: { error: LIMIT_WORDS.formGone },
     });
+    expect(await post('/api/slack/view-actions', { id: 'V404', actionId: 'level', value: 'workspace' })).toEqual({
+      status: 400,
+      json: { error: LIMIT_WORDS.formGone },
+    });
     const message = await post('/api/discord/messages', { content: 'no buttons either' });
     expect(await post('/api/discord/press', { messageId: message.json.id, customId: 'vary' })).toEqual({
       status: 400,

@@ -210,7 +210,7 @@ export function DiscordPane({ data, dms, disabled, idleWords }) {
     <${PlaceTabs} platform="Discord" place=${inDm ? 'dm' : 'channel'} onGo=${go}
       places=${[{ id: 'channel', label: `# ${data.channel.name}` }, { id: 'dm', label: `DM with ${data.botName}` }]} />
     <${MessageLog} label=${inDm ? `Discord DM with ${data.botName}` : thread ? 'Discord thread messages' : `Discord #${data.channel.name} messages`} scroll=${scroll}>
-      ${shown.length === 0 && !inDm ? html`<p class="empty">No messages yet. Try <code>/imagine a lighthouse at dusk</code> or <code>@${data.botName} hello</code>.</p>` : null}
+      ${shown.length === 0 && !inDm ? html`<p class="empty">No messages yet. Try <code>/imagine a lighthouse at dusk</code> or <code>@${data.botName} hello</code>; <code>/genbot settings</code> shows its settings (alice may change them).</p>` : null}
       ${shown.length === 0 && inDm ? html`<p class="empty">Write to ${data.botName} here: no mention needed.</p>` : null}
       ${shown.map((m) =>
         m.from !== undefined

@@ -260,7 +260,7 @@ export function SlackPane({ data, dms, disabled, idleWords }) {
         ? html`<${AppHome} blocks=${dm?.home} botName=${data.botName} ctx=${ctx} />`
         : html`<${MessageLog} label=${threadTs !== null ? 'Slack thread messages' : inDm ? `Slack DM with ${data.botName}` : `Slack #${data.channel.name} messages`} scroll=${scroll}>
       ${inDm && threadTs === null && dm?.prompts ? html`<${SuggestedPrompts} prompts=${dm.prompts} disabled=${disabled} onPick=${prompt} />` : null}
-      ${shown.length === 0 && !inDm ? html`<p class="empty">No messages yet. Try <code>/imagine a lighthouse at dusk</code> or <code>@${data.botName} hello</code>.</p>` : null}
+      ${shown.length === 0 && !inDm ? html`<p class="empty">No messages yet. Try <code>/imagine a lighthouse at dusk</code> or <code>@${data.botName} hello</code>; <code>/genbot</code> shows its settings (alice may change them).</p>` : null}
       ${shown.length === 0 && inDm ? html`<p class="empty">Write to ${data.botName} here: no mention needed.</p>` : null}
       ${shown.map((m, i) =>
         m.from !== undefined
