@@ -52,8 +52,13 @@ function placeTab(pane: Locator, name: string): Locator {
   return pane.getByRole('navigation').getByRole('button', { name, exact: true });
 }
 
+/** The pane's message box (a form the bot opened may hold text boxes too). */
+function composerBox(pane: Locator): Locator {
+  return pane.locator('form.composer').getByRole('textbox');
+}
+
 async function send(pane: Locator, text: string, options: { ratio?: string; file?: string } = {}): Promise<void> {
-  const box = pane.getByRole('textbox');
+  const box = composerBox(pane);
   await box.fill(text);
   if (options.ratio)
     await pane.getByRole('combobox', { name: 'Aspect ratio for /imagine' }).selectOption(options.ratio);
@@ -240,6 +245,25 @@ async function screenshot(target: Page | Locator, name: string): Promise<void> {
     (globalThis as { document?: { activeElement?: { blur?: () => void } } }).document?.activeElement?.blur?.(),
   );
   await target.screenshot({ path: join(SCREENSHOTS, name), animations: 'disabled' });
+}
+
+/** Who types in a pane: alice (an admin there) or bob (a member). */
+async function typeAs(pane: Locator, person: 'alice' | 'bob'): Promise<void> {
+  await pane.getByRole('combobox', { name: /: person typing$/ }).selectOption(person);
+}
+
+/** The private answer (ephemeral) a pane shows the person typing, once it says `text`. */
+async function privateAnswer(pane: Locator, text: string | RegExp): Promise<Locator> {
+  const answer = pane.locator('article.msg.ephemeral').filter({ hasText: text }).last();
+  await answer.waitFor({ timeout: 15_000 });
+  return answer;
+}
+
+/** Waits until the page header says the latest chat call named `model`. */
+async function latestChatModel(model: string): Promise<void> {
+  await expect
+    .poll(() => page.getByLabel('Models of the latest calls').textContent(), { timeout: 45_000 })
+    .toMatch(new RegExp(`chat ${model.replace(/[.]/g, '\\.')}(\\s|$)`));
 }
 
 /** A message from bob, posted the way the page posts it, while alice looks elsewhere. */
@@ -466,7 +490,7 @@ describe.skipIf(CHROMIUM === undefined)('the playground page', () => {
         'Slackbot',
         '/foo is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands.',
       ],
-      [discord, 'Discord', '/foo is not a command in this server. Commands here: /imagine, /usage.'],
+      [discord, 'Discord', '/foo is not a command in this server. Commands here: /imagine, /usage, /genbot.'],
     ] as const) {
       const started = Date.now();
       await send(pane, '/foo bar');
@@ -773,6 +797,82 @@ describe.skipIf(CHROMIUM === undefined)('the playground page', () => {
     expect(homeText).toContain('Your usage');
     expect(homeText).toMatch(/Today: [1-9]\d* images?/);
     expect(await slack.getByRole('textbox').count()).toBe(0);
+  });
+
+  it('/genbot: a member is shown the settings; an admin changes a channel’s chat_model through the form on both panes, and the next reply uses it', {
+    timeout: 150_000,
+  }, async () => {
+    const [DEFAULT_CHAT, OTHER_CHAT] = ['claude-sonnet-5', 'claude-opus-5'];
+    // Members: shown the settings privately, no form; the change they ask for refused.
+    await typeAs(slack, 'bob');
+    await send(slack, '/genbot');
+    await privateAnswer(slack, "genbot's settings in this channel");
+    await typeAs(discord, 'bob');
+    await send(discord, `/genbot set chat_model ${OTHER_CHAT}`);
+    const refused = await privateAnswer(discord, 'Only members with Manage Channels or Manage Server');
+    expect(await refused.textContent()).toContain('Only you can see this');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    // A private answer is for its person alone.
+    await typeAs(slack, 'alice');
+    await typeAs(discord, 'alice');
+    expect(await slack.locator('article.msg.ephemeral', { hasText: "genbot's settings in this channel" }).count()).toBe(
+      0,
+    );
+    expect(await discord.locator('article.msg.ephemeral', { hasText: 'Only members with' }).count()).toBe(0);
+
+    // The admin's form on Slack: the level switch turns it to the workspace's (with its budgets) and back.
+    await send(slack, '/genbot');
+    const slackForm = slack.getByRole('dialog', { name: 'genbot settings' });
+    await slackForm.waitFor({ timeout: 15_000 });
+    const level = slackForm.getByRole('combobox', { name: 'Switch the form' });
+    await level.selectOption('workspace');
+    await slackForm
+      .getByRole('combobox', { name: /budget_images_per_day/ })
+      .or(slackForm.getByRole('textbox', { name: /budget_images_per_day/ }))
+      .waitFor({ timeout: 15_000 });
+    await level.selectOption('channel');
+    await expect.poll(() => slackForm.getByText(/budget_images_per_day/).count(), { timeout: 15_000 }).toBe(0);
+    const slackModel = slackForm.getByRole('combobox', { name: /chat_model/ });
+    expect(await slackModel.locator('option').allTextContents()).toEqual([
+      `Inherit: ${DEFAULT_CHAT} (default)`,
+      DEFAULT_CHAT,
+      OTHER_CHAT,
+    ]);
+    await slackModel.selectOption(OTHER_CHAT);
+
+    // And on Discord: /genbot settings, its chat part, selects inside Labels saying what applies now.
+    await send(discord, '/genbot settings');
+    const discordForm = discord.getByRole('dialog', { name: 'This channel: chat and on/off' });
+    await discordForm.waitFor({ timeout: 15_000 });
+    await discordForm.getByText(`Inherited: ${DEFAULT_CHAT} (default)`).waitFor();
+    await discordForm.getByRole('combobox', { name: 'chat_model' }).selectOption(OTHER_CHAT);
+    await screenshot(page, 'playground-settings.png');
+
+    await slackForm.getByRole('button', { name: 'Save', exact: true }).click();
+    await slackForm.waitFor({ state: 'detached', timeout: 15_000 });
+    expect(await (await privateAnswer(slack, 'Saved')).textContent()).toContain(`chat_model → ${OTHER_CHAT}`);
+    await discordForm.getByRole('button', { name: 'Submit', exact: true }).click();
+    await discordForm.waitFor({ state: 'detached', timeout: 15_000 });
+    const saved = await privateAnswer(discord, 'Saved');
+    expect(await saved.textContent()).toContain(`chat_model → ${OTHER_CHAT}`);
+    // The answer's buttons open the form's other part.
+    await saved.getByRole('button', { name: 'Image settings…' }).click();
+    const images = discord.getByRole('dialog', { name: 'This channel: images' });
+    await images.waitFor({ timeout: 15_000 });
+    expect(await images.getByRole('combobox', { name: 'image_model' }).locator('option').count()).toBe(3);
+    await images.getByRole('button', { name: 'Cancel' }).click();
+
+    // The channels' next replies are the chosen model's; the DM with the bot keeps the default.
+    await placeTab(discord, 'DM with genbot').click();
+    await send(discord, 'which model answers here?');
+    await latestChatModel(DEFAULT_CHAT);
+    await send(slack, '@genbot which model answers in #general?');
+    await latestChatModel(OTHER_CHAT);
+    await send(discord, 'and now?');
+    await latestChatModel(DEFAULT_CHAT);
+    await placeTab(discord, '# general').click();
+    await send(discord, '@genbot which model answers in #general?');
+    await latestChatModel(OTHER_CHAT);
   });
 
   it('after the server stops, the page says so and how to start again', async () => {

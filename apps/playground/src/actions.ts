@@ -49,6 +49,8 @@ export const discordMessageInput = z.object({
 export const discordCommandInput = z.object({
   name: z.string().regex(/^[a-z0-9_-]{1,32}$/, LIMIT_WORDS.command),
   options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  /** The words typed after a command with subcommands (`set name:chat_model value:…`), read as its client would. */
+  text: z.string().max(LIMITS.discordTextChars, LIMIT_WORDS.discordText).optional(),
   channelId: place,
   dm,
   user,
@@ -57,6 +59,9 @@ export const discordCommandInput = z.object({
 const id = z.string().min(1, LIMIT_WORDS.place).max(200, LIMIT_WORDS.place);
 
 export const slackPressInput = z.object({ ts: id, actionId: id, dm, user });
+
+/** A choice in a modal's actions block: the view, the select's action_id and the option's value. */
+export const slackViewActionInput = z.object({ id, actionId: id, value: z.string().max(200), user });
 
 /** A person opens the app's Home tab, or its Messages tab (their DM with it). */
 export const slackOpenAppInput = z.object({ tab: z.enum(['home', 'messages']), user });

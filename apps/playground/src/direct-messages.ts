@@ -51,7 +51,7 @@ export function slackDms(fake: SlackFake, nowMs: number): SlackDmView[] {
     const tab = aiApps.homeTab(user.id);
     const home = tab === undefined ? undefined : homeBlocks(tab.view);
     if (dm === undefined) return { person: user.name, messages: [], statuses: [], titles: [], ...(home && { home }) };
-    const messages = slackMessageViews(fake, dm.id, user.id);
+    const messages = slackMessageViews(fake, dm.id, [user.id]);
     const prompts = aiApps.prompts.findLast((set) => set.channel === dm.id && set.threadTs === undefined);
     const titles = new Map<string, string>();
     for (const title of aiApps.titles) if (title.channel === dm.id) titles.set(title.threadTs, title.title);

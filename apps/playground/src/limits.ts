@@ -24,6 +24,7 @@ export const LIMIT_WORDS = {
   place: 'That thread or message is no longer here: go back to the channel',
   formText: 'Answers up to 4,000 characters',
   formEmpty: 'Fill in this field',
+  formChoose: 'Choose one',
   formGone: 'That form is closed: press the button again',
 } as const;
 

@@ -12,14 +12,15 @@ import {
   slackMessageInput,
   slackOpenAppInput,
   slackPressInput,
+  slackViewActionInput,
   withMentions,
 } from './actions.js';
+import { commandFromText } from './discord-command-text.js';
 import { asDiscordUser, asSlackUser, BadRequest } from './errors.js';
+import { personOf } from './people.js';
 import { LIMIT_WORDS } from './limits.js';
 import { discordUnknownCommand, slackCommandTimedOut, slackUnknownCommand } from './platform-answers.js';
 import { discordButtons, slackButtons, type PlaygroundSnapshot } from './snapshot.js';
-
-const PEOPLE = ['alice', 'bob'];
 
 export interface RouteDeps {
   slack: SlackFake;
@@ -40,12 +41,12 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
   const { slack, discord, slackChannel, discordChannel } = deps;
   const refused = (c: Context): Response | undefined =>
     deps.closing() ? c.json({ error: 'The playground is shutting down: no new messages.' }, 503) : undefined;
-  const personOf = (name: string | undefined): string => (name !== undefined && PEOPLE.includes(name) ? name : 'alice');
-  const slackUserOf = (name: string | undefined): string => (personOf(name) === 'bob' ? 'U2' : 'U1');
+  const discordUserOf = (name: string | undefined): string => personOf(name).name;
+  const slackUserOf = (name: string | undefined): string => personOf(name).slackId;
   const slackPlace = (dm: boolean | undefined, user: string | undefined): string =>
     dm === true ? slack.openDm(slackUserOf(user)) : slackChannel;
   const discordTarget = (channelId: string | undefined, dm?: boolean, user?: string): string => {
-    if (dm === true) return discord.dmChannelId(personOf(user));
+    if (dm === true) return discord.dmChannelId(discordUserOf(user));
     if (channelId === undefined || channelId === discordChannel) return discordChannel;
     const thread = discord.state.channel(channelId);
     if (thread?.parentId !== discordChannel) throw new BadRequest(LIMIT_WORDS.place);
@@ -174,6 +175,20 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     return c.json({ closed: answer.closed, errors: answer.errors ?? {} });
   });
 
+  // A choice in a modal's actions block (the settings form's level): a signed block_actions from the view.
+  app.post('/api/slack/view-actions', async (c) => {
+    const refusal = refused(c);
+    if (refusal) return refusal;
+    const input = slackViewActionInput.parse(await c.req.json());
+    const shown = slack.views.find((view) => view.id === input.id && view.open);
+    if (shown === undefined || shown.user !== slackUserOf(input.user)) throw new BadRequest(LIMIT_WORDS.formGone);
+    await asSlackUser(() =>
+      slack.userActsInView({ user: shown.user, viewId: shown.id, actionId: input.actionId, value: input.value }),
+    );
+    deps.changed();
+    return c.json({ acted: true });
+  });
+
   // A press on a button: INTERACTION_CREATE of type 3 through the fake's gateway.
   app.post('/api/discord/press', async (c) => {
     const refusal = refused(c);
@@ -185,7 +200,7 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
       throw new BadRequest(LIMIT_WORDS.place);
     const interaction = asDiscordUser(() =>
       discord.userClicks({
-        user: personOf(input.user),
+        user: discordUserOf(input.user),
         channelId,
         messageId: input.messageId,
         customId: input.customId,
@@ -204,7 +219,7 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     if (discord.state.message(channelId, input.messageId) === undefined) throw new BadRequest(LIMIT_WORDS.place);
     const interaction = asDiscordUser(() =>
       discord.userRunsMessageCommand({
-        user: personOf(input.user),
+        user: discordUserOf(input.user),
         channelId,
         messageId: input.messageId,
         name: input.name,
@@ -251,7 +266,7 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
           ];
     const message = asDiscordUser(() =>
       discord.userSays({
-        user: personOf(input.user),
+        user: discordUserOf(input.user),
         channelId,
         content,
         ...(input.replyTo !== undefined && { replyTo: input.replyTo }),
@@ -272,11 +287,14 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
       input.dm === true
         ? discord.state.globalCommands.filter((command) => availableInBotDm.safeParse(command).success)
         : [...discord.state.guildCommands, ...discord.state.globalCommands];
-    const registered = offered.filter((command) => command.type === 1).map((command) => command.name);
-    if (!registered.includes(input.name))
-      throw discordUnknownCommand(input.name, registered, input.dm === true ? 'dm' : 'server');
+    const chatInput = offered.filter((command) => command.type === 1);
+    const registered = [...new Set(chatInput.map((command) => command.name))];
+    const command = chatInput.find((each) => each.name === input.name);
+    if (command === undefined) throw discordUnknownCommand(input.name, registered, input.dm === true ? 'dm' : 'server');
+    // What Discord's client would have sent for the words typed after the command: a subcommand and its options.
+    const typed = input.text === undefined ? { options: input.options } : commandFromText(command, input.text);
     const interaction = asDiscordUser(() =>
-      discord.userRunsCommand({ user: personOf(input.user), channelId, name: input.name, options: input.options }),
+      discord.userRunsCommand({ user: discordUserOf(input.user), channelId, name: input.name, ...typed }),
     );
     deps.changed();
     return c.json({ id: interaction.id });

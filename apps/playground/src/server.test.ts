@@ -165,6 +165,19 @@ describe('the playground server', () => {
     expect(seen.size).toBeGreaterThan(8);
   });
 
+  it('makes alice an admin where the bots read it, and bob a member, and says so', async () => {
+    expect([slack.workspace.users.get('U1')?.role, slack.workspace.users.get('U2')?.role]).toEqual(['admin', 'member']);
+    const alice = discord.state.user('alice').id;
+    expect(discord.state.grantedPermissions(alice) & (1n << 5n)).toBe(1n << 5n);
+    expect(discord.state.grantedPermissions(discord.state.user('bob').id)).toBe(0n);
+    const { slack: slackState, discord: discordState } = await state();
+    const roles = [
+      { name: 'alice', role: 'admin' },
+      { name: 'bob', role: 'member' },
+    ];
+    expect([slackState.people, discordState.people]).toEqual([roles, roles]);
+  });
+
   it('posts a Slack message as the person, with the mention and an attached image', async () => {
     const answer = await post('/api/slack/messages', {
       text: '@genbot what is this?',
@@ -328,6 +341,10 @@ describe('the playground server', () => {
     const slackPress = await post('/api/slack/press', { ts: json.ts, actionId: 'reroll' });
     expect(slackPress).toEqual({ status: 400, json: { error: LIMIT_WORDS.place } });
     expect(await post('/api/slack/forms', { id: 'V404', values: { instruction: 'blue' } })).toEqual({
+      status: 400,
+      json: { error: LIMIT_WORDS.formGone },
+    });
+    expect(await post('/api/slack/view-actions', { id: 'V404', actionId: 'level', value: 'workspace' })).toEqual({
       status: 400,
       json: { error: LIMIT_WORDS.formGone },
     });

@@ -8,9 +8,16 @@ import { errorAnswer } from './errors.js';
 import { listen } from './lifecycle.js';
 import { LiveFeed } from './live-feed.js';
 import { localOnly } from './local-only.js';
+import { givePeopleTheirRoles, PEOPLE } from './people.js';
 import { serveApi } from './routes.js';
 import { discordDms, slackDms } from './direct-messages.js';
-import { discordSnapshot, slackSnapshot, type PlaygroundSnapshot, type ServiceInfo } from './snapshot.js';
+import {
+  discordSnapshot,
+  type ModelsUsed,
+  slackSnapshot,
+  type PlaygroundSnapshot,
+  type ServiceInfo,
+} from './snapshot.js';
 
 export interface PlaygroundOptions {
   /** 0 picks a free port. */
@@ -30,6 +37,8 @@ export interface PlaygroundOptions {
   discordChannel?: string;
   /** How often the Discord fake is checked for changes (it has no change events). Default 100 ms. */
   pollMs?: number;
+  /** The models the latest calls to the service named (a channel's settings may choose another than the default). */
+  modelsUsed?: () => ModelsUsed;
 }
 
 export interface Playground {
@@ -53,6 +62,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const service: ServiceInfo = options.service ?? { label: 'unknown', emulated: false };
   let closing = false;
   let closed = false;
+  givePeopleTheirRoles(slack, discord);
 
   const feed = new LiveFeed({
     slack,
@@ -63,8 +73,17 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       version,
       closing,
       service,
-      slack: slackSnapshot(slack, slackChannel, 'U1'),
-      discord: discordSnapshot(discord, discordChannel),
+      slack: slackSnapshot(
+        slack,
+        slackChannel,
+        PEOPLE.map((person) => ({ name: person.name, id: person.slackId })),
+      ),
+      discord: discordSnapshot(
+        discord,
+        discordChannel,
+        PEOPLE.map((person) => person.name),
+      ),
+      modelsUsed: options.modelsUsed?.() ?? {},
       slackDms: slackDms(slack, Date.now()),
       discordDms: discordDms(discord),
     }),

@@ -1,6 +1,18 @@
 import { z } from 'zod';
-import type { DiscordAttachment, DiscordFake, DiscordMessage, SlackFake, SlackMessage } from '@genbot/fakes';
+import type {
+  DiscordAttachment,
+  DiscordCommand,
+  DiscordFake,
+  DiscordMessage,
+  SlackFake,
+  SlackMessage,
+} from '@genbot/fakes';
+import { blocksText } from './blocks-text.js';
 import type { DiscordDmView, SlackDmView } from './direct-messages.js';
+import { discordForm, type FormView, slackForm } from './form-views.js';
+
+export { blocksText } from './blocks-text.js';
+export type { FormPart, FormView } from './form-views.js';
 
 /** What the page renders: one channel of each fake, plain JSON, no bytes (files are fetched by URL). */
 export interface PlaygroundSnapshot {
@@ -14,6 +26,13 @@ export interface PlaygroundSnapshot {
   slackDms: SlackDmView[];
   /** Each person's DM with the Discord bot, once opened. */
   discordDms: DiscordDmView[];
+  modelsUsed: ModelsUsed;
+}
+
+/** The model the latest chat and image call named, once there was one. */
+export interface ModelsUsed {
+  chat?: string;
+  image?: string;
 }
 
 export interface ServiceInfo {
@@ -50,6 +69,8 @@ export interface SlackMessageView {
   replyCount: number;
   /** Ephemeral: only visible to the person. */
   ephemeral?: boolean;
+  /** Whom an ephemeral message is for (alice or bob): the page shows it to them alone. */
+  for?: string;
   /** The buttons of its actions blocks (a result's Re-roll, Vary, Edit, Undo). */
   buttons: ButtonView[];
 }
@@ -62,24 +83,21 @@ export interface ButtonView {
   row: number;
 }
 
-/** A form the bot opened for a person (Slack modal, Discord modal), until it is sent or closed. */
-export interface FormView {
-  /** Slack's view id, or the Discord interaction that answered with the modal. */
-  id: string;
-  /** alice or bob. */
-  person: string;
-  title: string;
-  submit: string;
-  inputs: { id: string; label: string; required: boolean; maxLength: number }[];
-}
-
 export interface SlackSnapshot {
   channel: { id: string; name: string };
   botUserId: string;
   botName: string;
   users: { id: string; name: string; displayName: string }[];
+  /** The people who type in the page, and what Slack says they are in the workspace (users.info). */
+  people: PersonView[];
   messages: SlackMessageView[];
   forms: FormView[];
+}
+
+/** A person of the page and their role where they type: an admin may change the bot's settings. */
+export interface PersonView {
+  name: string;
+  role: 'admin' | 'member';
 }
 
 export interface DiscordMessageView {
@@ -92,6 +110,8 @@ export interface DiscordMessageView {
   editCount: number;
   loading: boolean;
   ephemeral: boolean;
+  /** Whom an ephemeral message is for: the person whose interaction it answers. */
+  for?: string;
   replyTo?: { id: string; author: string; excerpt: string };
   command?: { name: string; user: string };
   files: FileView[];
@@ -104,11 +124,9 @@ export interface DiscordSnapshot {
   channel: { id: string; name: string };
   botUserId: string;
   botName: string;
-  commands: {
-    name: string;
-    description: string;
-    options: { name: string; type: number; required: boolean; choices: { name: string; value: string | number }[] }[];
-  }[];
+  commands: CommandView[];
+  /** The people who type in the page, and whether their member permissions include Manage Server. */
+  people: PersonView[];
   messages: DiscordMessageView[];
   threads: { id: string; name: string; messages: DiscordMessageView[] }[];
   forms: FormView[];
@@ -116,33 +134,24 @@ export interface DiscordSnapshot {
   messageCommands: string[];
 }
 
+export interface CommandOptionView {
+  name: string;
+  /** Discord's option type: 1 a subcommand (with its own `options`), 3 a string, 4 an integer, 5 a boolean, 10 a number. */
+  type: number;
+  required: boolean;
+  choices: { name: string; value: string | number }[];
+  /** A subcommand's options. */
+  options?: CommandOptionView[];
+}
+
+export interface CommandView {
+  name: string;
+  description: string;
+  options: CommandOptionView[];
+}
+
 const EPHEMERAL = 1 << 6;
 const LOADING = 1 << 7;
-
-/** Text of Slack blocks, for bot messages whose content lives there (section, markdown, context). */
-export function blocksText(blocks: unknown[] | undefined): string {
-  if (!Array.isArray(blocks)) return '';
-  const parts: string[] = [];
-  const visit = (node: unknown): void => {
-    if (node === null || typeof node !== 'object') return;
-    const record = node as Record<string, unknown>;
-    if (record.type === 'markdown' && typeof record.text === 'string') {
-      parts.push(record.text);
-      return;
-    }
-    if ((record.type === 'mrkdwn' || record.type === 'plain_text') && typeof record.text === 'string') {
-      parts.push(record.text);
-      return;
-    }
-    if (record.type === 'image' || record.type === 'actions') return;
-    for (const value of Object.values(record)) {
-      if (Array.isArray(value)) value.forEach(visit);
-      else if (value !== null && typeof value === 'object') visit(value);
-    }
-  };
-  blocks.forEach(visit);
-  return parts.join('\n');
-}
 
 const slackButton = z.looseObject({
   type: z.literal('button'),
@@ -185,51 +194,19 @@ export function discordButtons(components: unknown[]): ButtonView[] {
     );
 }
 
-const plainText = z.looseObject({ text: z.string() });
-const slackInput = z.looseObject({
-  type: z.literal('input'),
-  block_id: z.string(),
-  label: plainText,
-  optional: z.boolean().optional(),
-  element: z.looseObject({ action_id: z.string(), max_length: z.number().optional() }),
-});
-const slackModal = z.looseObject({
-  title: plainText.optional(),
-  submit: plainText.optional(),
-  blocks: z.array(z.unknown()).default([]),
-});
-
-function slackForm(id: string, person: string, view: unknown): FormView | undefined {
-  const modal = slackModal.safeParse(view);
-  if (!modal.success) return undefined;
-  const inputs = modal.data.blocks.flatMap((block) => {
-    const input = slackInput.safeParse(block);
-    return input.success
-      ? [
-          {
-            id: input.data.block_id,
-            label: input.data.label.text,
-            required: input.data.optional !== true,
-            maxLength: input.data.element.max_length ?? 3000,
-          },
-        ]
-      : [];
-  });
-  return {
-    id,
-    person,
-    title: modal.data.title?.text ?? 'Form',
-    submit: modal.data.submit?.text ?? 'Submit',
-    inputs,
-  };
-}
-
 function isImageType(mimetype: string): boolean {
   return mimetype.startsWith('image/');
 }
 
-/** A Slack channel's (or DM's) messages as the page shows them, with the ephemerals `viewerId` sees there. */
-export function slackMessageViews(fake: SlackFake, channelId: string, viewerId: string): SlackMessageView[] {
+/**
+ * A Slack channel's (or DM's) messages as the page shows them, with the ephemerals there for
+ * `viewerIds` (each marked with whom it is for: the page shows it to that person only).
+ */
+export function slackMessageViews(
+  fake: SlackFake,
+  channelId: string,
+  viewerIds: readonly string[],
+): SlackMessageView[] {
   const { workspace, identity } = fake;
   const nameOf = (m: SlackMessage): string => {
     if (m.user !== undefined) {
@@ -274,9 +251,10 @@ export function slackMessageViews(fake: SlackFake, channelId: string, viewerId: 
       buttons: slackButtons(m.blocks),
     };
   });
-  // Ephemeral answers (a slash command's acknowledgement) to the person using the page.
+  // Ephemeral answers (a slash command's acknowledgement, a form's confirmation) to the people using the page.
   for (const e of workspace.ephemerals) {
-    if (e.channel !== channelId || e.user !== viewerId) continue;
+    if (e.channel !== channelId || !viewerIds.includes(e.user)) continue;
+    const person = workspace.users.get(e.user)?.name;
     messages.push({
       ts: e.ts,
       ...(e.threadTs !== undefined && { threadTs: e.threadTs }),
@@ -288,6 +266,7 @@ export function slackMessageViews(fake: SlackFake, channelId: string, viewerId: 
       files: [],
       replyCount: 0,
       ephemeral: true,
+      ...(person !== undefined && { for: person }),
       buttons: [],
     });
   }
@@ -295,20 +274,33 @@ export function slackMessageViews(fake: SlackFake, channelId: string, viewerId: 
   return messages;
 }
 
-export function slackSnapshot(fake: SlackFake, channelId: string, viewerId: string): SlackSnapshot {
+/** `people`: the Slack users the page types as, by name and ID. */
+export function slackSnapshot(
+  fake: SlackFake,
+  channelId: string,
+  people: readonly { name: string; id: string }[],
+): SlackSnapshot {
   const { workspace, identity } = fake;
   const channel = workspace.channels.get(channelId);
   const users = [...workspace.users.values()];
-  const messages = slackMessageViews(fake, channelId, viewerId);
+  const messages = slackMessageViews(
+    fake,
+    channelId,
+    people.map((person) => person.id),
+  );
   return {
     channel: { id: channelId, name: channel?.name ?? channelId },
     botUserId: identity.botUserId,
     botName: workspace.users.get(identity.botUserId)?.name ?? 'genbot',
     users: users.filter((u) => !u.isBot).map((u) => ({ id: u.id, name: u.name, displayName: u.displayName })),
+    people: people.map(({ name, id }) => {
+      const role = workspace.users.get(id)?.role;
+      return { name, role: role === undefined || role === 'member' ? 'member' : 'admin' };
+    }),
     messages,
     forms: fake.views.flatMap((shown) => {
       const person = workspace.users.get(shown.user)?.name;
-      const form = shown.open && person !== undefined ? slackForm(shown.id, person, shown.view) : undefined;
+      const form = shown.open && person !== undefined ? slackForm(shown, person) : undefined;
       return form === undefined ? [] : [form];
     }),
   };
@@ -344,6 +336,7 @@ export function discordMessageView(
     editCount: m.history.length,
     loading: (m.flags & LOADING) !== 0,
     ephemeral: (m.flags & EPHEMERAL) !== 0,
+    ...((m.flags & EPHEMERAL) !== 0 && commandUser !== undefined && { for: commandUser.username }),
     ...(m.reference !== null && {
       replyTo: {
         id: m.reference.messageId,
@@ -360,7 +353,32 @@ export function discordMessageView(
   };
 }
 
-export function discordSnapshot(fake: DiscordFake, channelId: string): DiscordSnapshot {
+const subcommandOptions = z.array(
+  z.looseObject({
+    type: z.number(),
+    name: z.string(),
+    required: z.boolean().optional(),
+    choices: z.array(z.looseObject({ name: z.string(), value: z.union([z.string(), z.number()]) })).optional(),
+  }),
+);
+
+/** An option as the page offers it; a subcommand's (type 1) with its own options. */
+function optionView(option: DiscordCommand['options'][number]): CommandOptionView {
+  const nested = option.type === 1 ? subcommandOptions.safeParse(option.options ?? []) : undefined;
+  return {
+    name: option.name,
+    type: option.type,
+    required: option.required === true,
+    choices: (option.choices ?? []).map((choice) => ({ name: choice.name, value: choice.value })),
+    ...(nested?.success === true && { options: nested.data.map(optionView) }),
+  };
+}
+
+/** The Discord guild's Manage Server permission (bit 5). */
+const MANAGE_GUILD = 1n << 5n;
+
+/** `people`: the usernames the page types as. */
+export function discordSnapshot(fake: DiscordFake, channelId: string, people: readonly string[]): DiscordSnapshot {
   const { state } = fake;
   const channel = state.channel(channelId);
   const threads = state.threads.filter((t) => t.parentId === channelId);
@@ -378,35 +396,17 @@ export function discordSnapshot(fake: DiscordFake, channelId: string): DiscordSn
         seen.add(c.name);
         return true;
       })
-      .map((c) => ({
-        name: c.name,
-        description: c.description,
-        options: c.options.map((o) => ({
-          name: o.name,
-          type: o.type,
-          required: o.required === true,
-          choices: (o.choices ?? []).map((choice) => ({ name: choice.name, value: choice.value })),
-        })),
-      })),
+      .map((c) => ({ name: c.name, description: c.description, options: c.options.map(optionView) })),
+    people: people.map((name) => {
+      const user = state.user(name);
+      return { name, role: (state.grantedPermissions(user.id) & MANAGE_GUILD) !== 0n ? 'admin' : 'member' };
+    }),
     messages: state.messages(channelId).map(view),
     threads: threads.map((t) => ({ id: t.id, name: t.name, messages: state.messages(t.id).map(view) })),
     forms: state.interactions.flatMap((interaction) => {
       const modal = interaction.modal;
       if (modal === null || modal.closedBy !== null) return [];
-      return [
-        {
-          id: interaction.id,
-          person: interaction.user.username,
-          title: modal.title,
-          submit: 'Submit',
-          inputs: modal.inputs.map((input) => ({
-            id: input.customId,
-            label: input.label,
-            required: input.required,
-            maxLength: input.maxLength,
-          })),
-        },
-      ];
+      return [discordForm(interaction.id, interaction.user.username, modal)];
     }),
     messageCommands: [
       ...new Set([...state.guildCommands, ...state.globalCommands].filter((c) => c.type === 3).map((c) => c.name)),

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { CoreConfig } from '@genbot/core/config';
 import type { Logger } from '@genbot/core/log';
 import { startDiscordFake, startSlackFake, type DiscordFake, type SlackFake } from '@genbot/fakes';
-import { startPlayground, type Playground } from '@genbot/playground';
+import type { OperatorSettings } from '@genbot/core/settings';
+import { ModelCalls, type ModelsUsed, startPlayground, type Playground } from '@genbot/playground';
 import type { OpenService } from '../service.js';
 import { type Bots, startBots } from '../wiring/bots.js';
 import { Opened, type Stoppable } from '../wiring/closing.js';
@@ -48,22 +49,31 @@ export async function startLocalPlayground(options: {
       }).then((fake) => opened.add(fake, (it) => it.close(), 'Discord emulator')),
     ]);
     const label = service.emulated ? 'offline emulator' : safeBase(service.baseUrl);
+    const calls = new ModelCalls();
     const playground = opened.add(
-      await startPlaygroundOn(plan.port, slackFake, discordFake, logger, {
-        label,
-        emulated: service.emulated,
-        chatModel: core.service.chatModel,
-        imageModel: core.service.imageModel,
-      }),
+      await startPlaygroundOn(
+        plan.port,
+        slackFake,
+        discordFake,
+        logger,
+        {
+          label,
+          emulated: service.emulated,
+          chatModel: core.service.chatModel,
+          imageModel: core.service.imageModel,
+        },
+        () => calls.latest(),
+      ),
       (it) => it.close(),
       'playground',
     );
     const models = modelsOf(core, service);
     const bots = await startBots({
       ...jobsOfCore(core),
+      operator: playgroundOperator(core.operator, service.emulated),
       // In memory: old jobs and buttons would point at messages the new fakes never had.
       database: await inMemoryDatabase(logger),
-      models,
+      models: { ...models, client: calls.watch(models.client) },
       logger,
       slack: {
         slack: {
@@ -89,15 +99,35 @@ export async function startLocalPlayground(options: {
   });
 }
 
+/** A second model of each kind the offline emulator answers, for a channel's settings to choose. */
+export const PLAYGROUND_MODELS = { chat: 'claude-opus-5', image: 'gemini-3.1-pro-image' } as const;
+
+/**
+ * CHAT_MODELS and IMAGE_MODELS as the playground offers them: with the offline emulator (which
+ * answers any model) and one model of a kind configured, a second one, so /genbot's form has a
+ * choice to show. A real service gets only the models its operator listed.
+ */
+export function playgroundOperator(operator: OperatorSettings, emulated: boolean): OperatorSettings {
+  if (!emulated) return operator;
+  const withSecond = (models: readonly string[], second: string): string[] =>
+    models.length > 1 || models.includes(second) ? [...models] : [...models, second];
+  return {
+    ...operator,
+    chatModels: withSecond(operator.chatModels, PLAYGROUND_MODELS.chat),
+    imageModels: withSecond(operator.imageModels, PLAYGROUND_MODELS.image),
+  };
+}
+
 async function startPlaygroundOn(
   port: number,
   slack: SlackFake,
   discord: DiscordFake,
   logger: Logger,
   service: { label: string; emulated: boolean; chatModel: string; imageModel: string },
+  modelsUsed: () => ModelsUsed,
 ): Promise<Playground> {
   try {
-    return await startPlayground({ port, slack, discord, logger, service });
+    return await startPlayground({ port, slack, discord, logger, service, modelsUsed });
   } catch (err) {
     if (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE') {
       throw new Error(`port ${port} is already in use: set PLAYGROUND_PORT to a free port`);

@@ -6,6 +6,17 @@ import { STOPPED, useFeed } from './feed.js';
 import { html } from './html.js';
 import { SlackPane } from './slack-pane.js';
 
+/** The models the latest calls named: a channel's settings may pick another than the default. */
+function ModelsUsed({ used }) {
+  if (!used?.chat && !used?.image) return null;
+  return html`<p class="service models-used" aria-label="Models of the latest calls">
+    Latest calls:
+    ${used.chat ? html` chat <code>${used.chat}</code>` : null}
+    ${used.chat && used.image ? ' ·' : null}
+    ${used.image ? html` images <code>${used.image}</code>` : null}
+  </p>`;
+}
+
 function App() {
   const { state, connected, stopped } = useFeed();
   if (!state) return html`<p class="booting">${stopped ? STOPPED : 'Connecting to the playground…'}</p>`;
@@ -20,6 +31,7 @@ function App() {
         ${service.chatModel ? html` · chat <code>${service.chatModel}</code>` : null}
         ${service.imageModel ? html` · images <code>${service.imageModel}</code>` : null}
       </p>
+      <${ModelsUsed} used=${state.modelsUsed} />
       <p class=${`status ${connected && !idle ? 'live' : 'off'} ${stopped ? 'stopped' : ''}`} role="status">${status}</p>
     </header>
     <main class="panes">

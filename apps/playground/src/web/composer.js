@@ -160,11 +160,13 @@ export function Composer({
   </form>`;
 }
 
-export function PersonPicker({ platform, value, onChange }) {
+/** Who types: each person with their role there (an admin may change the bot's settings). */
+export function PersonPicker({ platform, people, value, onChange }) {
+  const roles = new Map((people ?? []).map((p) => [p.name, p.role]));
   return html`<label class="person">
     <span>Typing as</span>
     <select value=${value} onChange=${(e) => onChange(e.currentTarget.value)} aria-label=${`${platform}: person typing`}>
-      ${PEOPLE.map((name) => html`<option key=${name} value=${name}>${name}</option>`)}
+      ${PEOPLE.map((name) => html`<option key=${name} value=${name}>${roles.has(name) ? `${name} (${roles.get(name)})` : name}</option>`)}
     </select>
   </label>`;
 }

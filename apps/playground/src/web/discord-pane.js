@@ -91,7 +91,10 @@ export function DiscordPane({ data, dms, disabled, idleWords }) {
   const dm = dms.find((d) => d.person === person);
   const thread = threadId === null || inDm ? undefined : data.threads.find((t) => t.id === threadId);
   const place = thread ? thread.id : inDm ? 'dm' : null;
-  const source = inDm ? (dm?.messages ?? []) : thread ? thread.messages : data.messages;
+  // An ephemeral message ("Only you can see this") is shown to the person it is for alone.
+  const source = (inDm ? (dm?.messages ?? []) : thread ? thread.messages : data.messages).filter(
+    (m) => !m.ephemeral || m.for === undefined || m.for === person,
+  );
   const shown = notices.weave(source, place, (m) => m.id);
   const last = shown.at(-1);
   const scroll = useStickToBottom(String(place), `${shown.length}:${last?.content?.length ?? 0}:${last?.loading}`);
@@ -109,7 +112,9 @@ export function DiscordPane({ data, dms, disabled, idleWords }) {
     if (command && !file) {
       const options = {};
       const known = data.commands.find((c) => c.name === command.name);
-      if (known) {
+      // A command with subcommands (/genbot set …): the playground reads the words as Discord's client fills them in.
+      const typed = known?.options.some((o) => o.type === 1) ? { text: command.rest } : {};
+      if (known && typed.text === undefined) {
         const textOption = known.options.find((o) => o.type === 3 && !/aspect/.test(o.name));
         if (textOption && command.rest) options[textOption.name] = command.rest;
         if (ratioOption && ratio && known === imagine) options[ratioOption.name] = ratio;
@@ -121,6 +126,7 @@ export function DiscordPane({ data, dms, disabled, idleWords }) {
         return await post('/api/discord/commands', {
           name: command.name,
           options,
+          ...typed,
           user: person,
           ...(channelId ? { channelId } : {}),
           ...(inDm ? { dm: true } : {}),
@@ -198,13 +204,13 @@ export function DiscordPane({ data, dms, disabled, idleWords }) {
               }}>← Back to channel</button>`
             : null
         }
-        <${PersonPicker} platform="Discord" value=${person} onChange=${setPerson} />
+        <${PersonPicker} platform="Discord" people=${data.people} value=${person} onChange=${setPerson} />
       </div>
     </header>
     <${PlaceTabs} platform="Discord" place=${inDm ? 'dm' : 'channel'} onGo=${go}
       places=${[{ id: 'channel', label: `# ${data.channel.name}` }, { id: 'dm', label: `DM with ${data.botName}` }]} />
     <${MessageLog} label=${inDm ? `Discord DM with ${data.botName}` : thread ? 'Discord thread messages' : `Discord #${data.channel.name} messages`} scroll=${scroll}>
-      ${shown.length === 0 && !inDm ? html`<p class="empty">No messages yet. Try <code>/imagine a lighthouse at dusk</code> or <code>@${data.botName} hello</code>.</p>` : null}
+      ${shown.length === 0 && !inDm ? html`<p class="empty">No messages yet. Try <code>/imagine a lighthouse at dusk</code> or <code>@${data.botName} hello</code>; <code>/genbot settings</code> shows its settings (alice may change them).</p>` : null}
       ${shown.length === 0 && inDm ? html`<p class="empty">Write to ${data.botName} here: no mention needed.</p>` : null}
       ${shown.map((m) =>
         m.from !== undefined
@@ -237,7 +243,9 @@ export function DiscordPane({ data, dms, disabled, idleWords }) {
     />
     ${
       forms.form
-        ? html`<${FormDialog} key=${forms.form.id} form=${forms.form} onClose=${() => forms.close(forms.form.id)}
+        ? html`<${FormDialog} key=${`${forms.form.id}:${forms.form.version}`} form=${forms.form}
+            renderText=${(text) => renderMarkdown(text, ctx)}
+            onClose=${() => forms.close(forms.form.id)}
             onSubmit=${(values) => {
               scroll.follow();
               return post('/api/discord/forms', { id: forms.form.id, values, user: person });

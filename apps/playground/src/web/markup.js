@@ -56,7 +56,10 @@ function slackInline(text, key, ctx) {
           const id = target.slice(1);
           return h('span', { key: k, class: 'mention' }, `@${ctx.userName(id) ?? label ?? id}`);
         }
-        if (target.startsWith('#')) return h('span', { key: k, class: 'mention' }, `#${label ?? target.slice(1)}`);
+        if (target.startsWith('#')) {
+          const id = target.slice(1);
+          return h('span', { key: k, class: 'mention' }, `#${label ?? ctx.channelName?.(id) ?? id}`);
+        }
         if (target.startsWith('!')) return h('span', { key: k, class: 'mention' }, `@${target.slice(1)}`);
         return link(decodeSlackEntities(target), decodeSlackEntities(label ?? target), k);
       }

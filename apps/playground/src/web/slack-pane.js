@@ -106,10 +106,16 @@ export function SlackPane({ data, dms, disabled, idleWords }) {
     () => new Map([...data.users.map((u) => [u.id, u.displayName || u.name]), [data.botUserId, data.botName]]),
     [data],
   );
-  const ctx = { userName: (id) => users.get(id) };
+  const ctx = {
+    userName: (id) => users.get(id),
+    channelName: (id) => (id === data.channel.id ? data.channel.name : undefined),
+  };
   const inDm = place === 'dm';
   const dm = dms.find((d) => d.person === person);
-  const source = inDm ? (dm?.messages ?? []) : data.messages;
+  // An ephemeral message is shown to the person it is for alone, as Slack does.
+  const source = (inDm ? (dm?.messages ?? []) : data.messages).filter(
+    (m) => !m.ephemeral || m.for === undefined || m.for === person,
+  );
   const channel = source.filter((m) => m.threadTs === undefined || m.threadTs === m.ts);
   const previews = useMemo(() => threadPreviews(source), [source]);
   const thread = threadTs === null ? [] : source.filter((m) => m.ts === threadTs || m.threadTs === threadTs);
@@ -237,7 +243,7 @@ export function SlackPane({ data, dms, disabled, idleWords }) {
       </div>
       <div class="pane-tools">
         ${threadTs !== null ? html`<button type="button" class="back" onClick=${() => setThreadTs(null)}>${inDm ? '← Back to messages' : '← Back to channel'}</button>` : null}
-        <${PersonPicker} platform="Slack" value=${person} onChange=${(next) => {
+        <${PersonPicker} platform="Slack" people=${data.people} value=${person} onChange=${(next) => {
           setPerson(next);
           if (place !== 'channel') go(place, next);
         }} />
@@ -254,7 +260,7 @@ export function SlackPane({ data, dms, disabled, idleWords }) {
         ? html`<${AppHome} blocks=${dm?.home} botName=${data.botName} ctx=${ctx} />`
         : html`<${MessageLog} label=${threadTs !== null ? 'Slack thread messages' : inDm ? `Slack DM with ${data.botName}` : `Slack #${data.channel.name} messages`} scroll=${scroll}>
       ${inDm && threadTs === null && dm?.prompts ? html`<${SuggestedPrompts} prompts=${dm.prompts} disabled=${disabled} onPick=${prompt} />` : null}
-      ${shown.length === 0 && !inDm ? html`<p class="empty">No messages yet. Try <code>/imagine a lighthouse at dusk</code> or <code>@${data.botName} hello</code>.</p>` : null}
+      ${shown.length === 0 && !inDm ? html`<p class="empty">No messages yet. Try <code>/imagine a lighthouse at dusk</code> or <code>@${data.botName} hello</code>; <code>/genbot</code> shows its settings (alice may change them).</p>` : null}
       ${shown.length === 0 && inDm ? html`<p class="empty">Write to ${data.botName} here: no mention needed.</p>` : null}
       ${shown.map((m, i) =>
         m.from !== undefined
@@ -285,7 +291,10 @@ export function SlackPane({ data, dms, disabled, idleWords }) {
     }
     ${
       forms.form
-        ? html`<${FormDialog} key=${forms.form.id} form=${forms.form} onClose=${() => forms.close(forms.form.id)}
+        ? html`<${FormDialog} key=${`${forms.form.id}:${forms.form.version}`} form=${forms.form}
+            renderText=${(text) => renderSlack(text, ctx)}
+            onClose=${() => forms.close(forms.form.id)}
+            onAct=${(actionId, value) => post('/api/slack/view-actions', { id: forms.form.id, actionId, value, user: person })}
             onSubmit=${(values) => {
               scroll.follow();
               return post('/api/slack/forms', { id: forms.form.id, values, user: person });

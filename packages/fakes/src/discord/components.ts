@@ -199,8 +199,13 @@ export function modalRecord(modal: z.infer<typeof modalSchema>): ModalRecord {
   const inputs: TextInputRecord[] = [];
   const selects: SelectRecord[] = [];
   const order: string[] = [];
+  const texts: string[] = [];
   for (const component of modal.components) {
-    if (component.type === ComponentType.TextDisplay) continue;
+    if (component.type === ComponentType.TextDisplay) {
+      texts.push(component.content);
+      continue;
+    }
+    const description = component.type === ComponentType.Label ? component.description : undefined;
     const [input, label] =
       component.type === ComponentType.ActionRow
         ? [component.components[0], component.components[0].label]
@@ -219,6 +224,7 @@ export function modalRecord(modal: z.infer<typeof modalSchema>): ModalRecord {
         minValues: select.min_values ?? 1,
         maxValues: select.max_values ?? 1,
         required: select.required ?? true,
+        ...(description != null && { description }),
       });
       continue;
     }
@@ -232,9 +238,11 @@ export function modalRecord(modal: z.infer<typeof modalSchema>): ModalRecord {
       minLength: input.min_length ?? 0,
       maxLength: input.max_length ?? MAX_TEXT_INPUT,
       value: input.value ?? undefined,
+      ...(input.placeholder != null && { placeholder: input.placeholder }),
+      ...(description != null && { description }),
     });
   }
-  return { customId: modal.custom_id, title: modal.title, inputs, selects, order, closedBy: null };
+  return { customId: modal.custom_id, title: modal.title, texts, inputs, selects, order, closedBy: null };
 }
 
 /** The custom ids of the buttons a message carries (link buttons have none). */

@@ -190,6 +190,9 @@ export interface TextInputRecord {
   readonly maxLength: number;
   /** Pre-filled text. */
   readonly value: string | undefined;
+  /** Shown in the empty input; the Label's description under its text. */
+  readonly placeholder?: string;
+  readonly description?: string;
 }
 
 /** One string select of a modal (inside a Label) as the bot sent it. */
@@ -201,12 +204,16 @@ export interface SelectRecord {
   readonly minValues: number;
   readonly maxValues: number;
   readonly required: boolean;
+  /** The Label's description under its text. */
+  readonly description?: string;
 }
 
 /** A modal the bot opened (callback type 9), shown to the user until submitted or closed. */
 export interface ModalRecord {
   readonly customId: string;
   readonly title: string;
+  /** Its Text Display components' Markdown, in order (they come before the fields in our modals). */
+  readonly texts: readonly string[];
   readonly inputs: readonly TextInputRecord[];
   readonly selects: readonly SelectRecord[];
   /** The `custom_id`s of its inputs and selects, in the modal's order (the submit keeps it). */
