@@ -2,6 +2,7 @@ import { copy } from '@genbot/core/copy';
 import type { OperatorSettings, SettingsPlace } from '@genbot/core/settings';
 import type { DiscordInteraction, DiscordMessage, DiscordUserRef } from '@genbot/fakes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobFinished } from '../support/job-finished.js';
 import { CHAT_MODEL, type Harness, IMAGE_MODEL, startHarness } from './support/harness.js';
 
 const LARGE_CHAT_MODEL = 'e2e-chat-model-large';
@@ -126,6 +127,19 @@ describe('/genbot on Discord', () => {
     const set = await genbot('tom', thread.id, 'set', { name: 'images', value: '2' });
     expect(set.content).toContain('`images` in this channel is now `2`');
     expect((await h.jobs.settings.resolve(placeOf('talks'))).values.images).toBe(2);
+
+    // A mention and an /imagine in the thread are accepted under the channel's settings.
+    const mention = h.fake.userSays({ user: 'tom', channelId: thread.id, content: `${h.mention} hello in a thread` });
+    const imagine = h.fake.userRunsCommand({
+      user: 'tom',
+      channelId: thread.id,
+      name: 'imagine',
+      options: { prompt: 'a kite' },
+    });
+    for (const id of [`dc-msg-${mention.id}`, `dc-int-${imagine.id}`]) {
+      const job = await jobFinished(h.store, id, 30_000);
+      expect(job.input, id).toMatchObject({ settings: { images: 2 } });
+    }
   });
 
   it('shows anyone the settings privately; changing them takes Manage Channels, asked on every call', async () => {

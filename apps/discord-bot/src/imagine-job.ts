@@ -2,6 +2,7 @@ import type { ChatJob } from '@genbot/core/jobs';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { ImagineRequest } from './commands.js';
 import { interactionJobId } from './job-ids.js';
+import { settingsChannelOf } from './settings-channel.js';
 
 /** An interaction token works for 15 minutes from the interaction. */
 export const INTERACTION_TOKEN_MS = 15 * 60_000;
@@ -17,6 +18,7 @@ export function imagineJob(interaction: ChatInputCommandInteraction, request: Im
     platform: 'discord',
     workspaceId: interaction.guildId ?? undefined,
     channelId: interaction.channelId,
+    settingsChannelId: settingsChannelOf(interaction.channel),
     userId,
     input: { kind: 'imagine', imagine: { target: { channelId: interaction.channelId }, ...request, userId } },
     interaction: {

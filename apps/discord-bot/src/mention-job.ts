@@ -4,6 +4,7 @@ import type { Message } from 'discord.js';
 import { isDirectMessage } from './direct-messages.js';
 import { messageJobId } from './job-ids.js';
 import { toThreadMessage } from './thread-message.js';
+import { settingsChannelOf } from './settings-channel.js';
 
 /** The message a mention replies to, and whether that one replies to another in the channel. */
 export interface ReferencedMessage {
@@ -49,6 +50,7 @@ export function mentionJob(message: Message, selfId: string, referenced: Referen
     platform: 'discord',
     workspaceId: message.guildId ?? undefined,
     channelId: message.channelId,
+    settingsChannelId: settingsChannelOf(message.channel),
     threadId: message.id,
     userId,
     input: {

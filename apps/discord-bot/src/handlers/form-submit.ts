@@ -11,6 +11,7 @@ import type { IngressContext } from './context.js';
 import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private-answer.js';
 import { answersMustBePrivate, interactionOnly, shownBy } from '../user-install.js';
 import { tellBeforeTokenEnds } from './token-end.js';
+import { settingsChannelOf } from '../settings-channel.js';
 
 const UNKNOWN_MESSAGE = 10008;
 
@@ -91,6 +92,7 @@ async function submitButtonEdit(
       platform: 'discord',
       workspaceId: submit.guildId ?? undefined,
       channelId,
+      settingsChannelId: settingsChannelOf(submit.channel),
       userId: submit.user.id,
       target: { channelId },
       interaction: { token: submit.token, expiresAt: new Date(submit.createdTimestamp + INTERACTION_TOKEN_MS) },

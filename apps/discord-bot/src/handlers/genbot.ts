@@ -31,6 +31,7 @@ import {
 } from '../settings/settings-ids.js';
 import { settingsModal, submittedSettings } from '../settings/settings-modal.js';
 import type { IngressContext } from './context.js';
+import { settingsChannelOf } from '../settings-channel.js';
 import { answerPrivately } from './private-answer.js';
 
 type SettingsInteraction = ChatInputCommandInteraction | ButtonInteraction | ModalSubmitInteraction;
@@ -41,7 +42,7 @@ type SettingsInteraction = ChatInputCommandInteraction | ButtonInteraction | Mod
  */
 function placeOf(interaction: SettingsInteraction): SettingsPlace {
   const { channel } = interaction;
-  const channelId = (channel?.isThread() ? channel.parentId : null) ?? interaction.channelId ?? '';
+  const channelId = settingsChannelOf(channel) ?? interaction.channelId ?? '';
   return interaction.guildId === null
     ? { platform: 'discord', channelId, dm: true }
     : { platform: 'discord', workspaceId: interaction.guildId, channelId };

@@ -10,6 +10,7 @@ import { shownBy } from '../user-install.js';
 import { openForm } from './open-form.js';
 import { tellBeforeTokenEnds } from './token-end.js';
 import { answerPrivately, answerRefusal, publicUnlessForbidden } from './private-answer.js';
+import { settingsChannelOf } from '../settings-channel.js';
 
 /**
  * A press of a result's button, checked (on the bot's own result, in its
@@ -27,6 +28,7 @@ export async function pressResultButton(press: ButtonInteraction, context: Ingre
       platform: 'discord',
       workspaceId: press.guildId ?? undefined,
       channelId: press.channelId,
+      settingsChannelId: settingsChannelOf(press.channel),
       userId: press.user.id,
       target: { channelId: press.channelId },
       interaction: { token: press.token, expiresAt: new Date(press.createdTimestamp + INTERACTION_TOKEN_MS) },

@@ -3,6 +3,7 @@ import type { Message, ModalSubmitInteraction } from 'discord.js';
 import { INTERACTION_TOKEN_MS } from '../imagine-job.js';
 import { formJobId } from '../job-ids.js';
 import { toThreadMessage } from '../thread-message.js';
+import { settingsChannelOf } from '../settings-channel.js';
 
 /**
  * An Edit image form as a job: an edit of the message's image, answered as a
@@ -24,6 +25,7 @@ export function messageEditJob(options: {
     platform: 'discord',
     workspaceId: submit.guildId ?? undefined,
     ...place,
+    settingsChannelId: settingsChannelOf(target.channel),
     userId,
     input: {
       kind: 'message-edit',

@@ -63,6 +63,12 @@ export interface ChatJob {
    * on any worker, whatever changes while it waits. Absent: the operator's defaults (an older record).
    */
   settings?: JobSettings | undefined;
+  /**
+   * The channel whose settings apply, when it is not `channelId`: a Discord
+   * thread is a channel of its own, and follows its parent's settings.
+   * Read at intake only (the job then carries its settings), never stored.
+   */
+  settingsChannelId?: string | undefined;
 }
 
 /**
@@ -70,9 +76,16 @@ export interface ChatJob {
  * `D` (its workspace's settings and budget still apply); a Discord job without a server is a DM
  * (the operator's settings apply, and all such DMs share one budget).
  */
-export function settingsPlaceOf(job: Pick<ChatJob, 'platform' | 'workspaceId' | 'channelId'>): SettingsPlace {
+export function settingsPlaceOf(
+  job: Pick<ChatJob, 'platform' | 'workspaceId' | 'channelId' | 'settingsChannelId'>,
+): SettingsPlace {
   const dm = job.platform === 'slack' ? job.channelId.startsWith('D') : job.workspaceId === undefined;
-  return { platform: job.platform, workspaceId: job.workspaceId, channelId: job.channelId, dm };
+  return {
+    platform: job.platform,
+    workspaceId: job.workspaceId,
+    channelId: job.settingsChannelId ?? job.channelId,
+    dm,
+  };
 }
 
 /**

@@ -32,6 +32,8 @@ export interface ButtonPress {
   platform: Platform;
   workspaceId?: string | undefined;
   channelId: string;
+  /** The channel whose settings apply, when not `channelId` (a Discord thread's parent). */
+  settingsChannelId?: string | undefined;
   /** Who pressed: the job counts for them. */
   userId: string;
   /** Where the new result and its progress go (Slack: the result's thread; Discord: the interaction's answer). */
@@ -179,6 +181,7 @@ export class ResultPresses {
       platform: from.platform,
       workspaceId: from.workspaceId,
       channelId: from.channelId,
+      settingsChannelId: from.settingsChannelId,
       threadId: from.target.threadId,
       userId: from.userId,
       input: {
