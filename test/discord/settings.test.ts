@@ -142,6 +142,20 @@ describe('/genbot on Discord', () => {
     }
   });
 
+  it("shows /usage by a Manage Server member the server's use and budget beside their own; others their own", async () => {
+    const usage = async (user: DiscordUserRef): Promise<string> => {
+      const run = h.fake.userRunsCommand({ user, channelId: h.fake.channelId('random'), name: 'usage' });
+      return (await answerTo(run)).content;
+    };
+    h.fake.grantPermissions('uma', ['ManageGuild']);
+    const admin = await usage('uma');
+    expect(admin).toContain('This server today:');
+    expect(admin).toContain('Left of the daily budget:');
+    h.fake.grantPermissions('vic', ['ManageChannels']);
+    expect(await usage('vic')).not.toContain('This server');
+    expect(await usage(OPERATOR_ADMIN)).toContain('This server today:');
+  });
+
   it('shows anyone the settings privately; changing them takes Manage Channels, asked on every call', async () => {
     const shown = await genbot('ana', 'general', 'show');
     expect(shown.content).toContain(`\`chat_model\`: \`${CHAT_MODEL}\` _(default)_`);

@@ -105,6 +105,21 @@ const textInputOf = (view: SlackView, id: string) => textInput.parse(input.parse
 const value = (text: string) => ({ value: text });
 
 describe('/genbot on Slack (real Bolt, the fake, a SQLite store)', () => {
+  it("shows an admin's /usage the workspace's use and its budget beside their own; a member sees their own", async () => {
+    const usage = async (user: string): Promise<string> => {
+      const before = slack.workspace.ephemerals.length;
+      await slack.userRunsCommand({ user, channel: 'C-usage', command: '/usage', text: '' });
+      const answer = slack.workspace.ephemerals.slice(before).find((each) => each.user === user);
+      if (answer === undefined) throw new Error('/usage: no private answer');
+      return answer.text;
+    };
+    const admin = await usage(ADMIN);
+    expect(admin).toContain('This workspace today:');
+    expect(admin).toContain('Left of the daily budget:');
+    expect(await usage(OPERATORS_ADMIN)).toContain('This workspace today:');
+    expect(await usage(MEMBER)).not.toContain('This workspace');
+  });
+
   it('lets a workspace admin set and reset a channel setting; anyone sees it with show', async () => {
     const set = await genbot(ADMIN, 'C2', 'set images 3');
     expect(set).toBe('✅ `images` in this channel is now `3` (was not set).');

@@ -137,9 +137,10 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
     jobs: options.jobs,
   };
   registerImagineCommand(app, context);
-  registerUsageCommand(app, context, options.jobs);
+  const admins = new WorkspaceAdmins({ logger });
+  registerUsageCommand(app, context, options.jobs, admins);
   registerGenbotCommand(app, context, options.jobs, {
-    admins: new WorkspaceAdmins({ logger }),
+    admins,
     // Every replica holds the connection's secret, so any of them can check a form another opened.
     seal: new SettingsFormSeal(
       slack.connection.mode === 'http' ? slack.connection.signingSecret : slack.connection.appToken,

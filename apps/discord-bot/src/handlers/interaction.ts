@@ -12,6 +12,7 @@ import { answerGenbot, isSettingsButton, isSettingsForm, pressSettingsButton, su
 import { answerRefusal, publicUnlessForbidden } from './private-answer.js';
 import { pressResultButton } from './result-button.js';
 import { tellBeforeTokenEnds } from './token-end.js';
+import { memberRights } from '../settings/member-rights.js';
 
 /**
  * Names in the prompt are looked up before the job is submitted, within a
@@ -68,11 +69,14 @@ async function submitImagine(
 
 /** `/usage`: this user's usage, to them alone. */
 async function answerUsage(interaction: ChatInputCommandInteraction, context: IngressContext): Promise<void> {
-  const answer = await context.usage.answer({
-    platform: 'discord',
-    userId: interaction.user.id,
-    ...(interaction.guildId === null ? {} : { workspaceId: interaction.guildId }),
-  });
+  const userId = interaction.user.id;
+  // Those who may change the server's settings see its use beside their own; checked on each call, as /genbot does.
+  const admin =
+    interaction.guildId !== null && memberRights(userId, interaction.memberPermissions, context.adminUserIds).workspace;
+  const answer = await context.usage.answer(
+    { platform: 'discord', userId, ...(interaction.guildId === null ? {} : { workspaceId: interaction.guildId }) },
+    { admin },
+  );
   await discordCall(() => interaction.reply({ content: answer, flags: MessageFlags.Ephemeral }));
 }
 

@@ -1,17 +1,24 @@
 import type { App } from '@slack/bolt';
+import { rightsOf } from '@genbot/core/settings';
 import { toMrkdwn } from '../mrkdwn.js';
+import type { WorkspaceAdmins } from '../workspace-admins.js';
 import type { SlackJobs } from './context.js';
 import type { HandlerContext } from './context.js';
 
 /** `/usage`: this user's images and chat tokens today and this month, and what is left of each daily quota; only they see it. */
-export function registerUsageCommand(app: App, context: Pick<HandlerContext, 'logger'>, jobs: SlackJobs): void {
-  app.command('/usage', async ({ command, ack }) => {
-    const answer = await jobs.usage.answer({
-      platform: 'slack',
-      workspaceId: command.team_id,
-      userId: command.user_id,
-    });
-    context.logger.info({ user: command.user_id }, '/usage answered');
+export function registerUsageCommand(
+  app: App,
+  context: Pick<HandlerContext, 'logger'>,
+  jobs: SlackJobs,
+  admins: WorkspaceAdmins,
+): void {
+  app.command('/usage', async ({ command, ack, client }) => {
+    const userId = command.user_id;
+    // Those who may change the workspace's settings see its use beside their own (users.info, kept a minute).
+    const platform = await admins.rights((user) => client.users.info({ user }), command.team_id, userId);
+    const admin = rightsOf(userId, platform, jobs.adminUserIds).workspace;
+    const answer = await jobs.usage.answer({ platform: 'slack', workspaceId: command.team_id, userId }, { admin });
+    context.logger.info({ user: userId, admin }, '/usage answered');
     await ack({ response_type: 'ephemeral', text: toMrkdwn(answer) });
   });
 }
