@@ -48,6 +48,7 @@ describe('genbot slack with CHAT_MODELS, IMAGE_MODELS and BUDGET_IMAGES_PER_DAY'
       CHAT_MODELS: 'chat-plain,chat-pirate',
       IMAGE_MODELS: 'image-plain,image-bold',
       BUDGET_IMAGES_PER_DAY: '1',
+      ADMIN_USER_IDS: 'U2',
     });
     cleanups.push(() => genbot.stop(5_000));
     const [, port] = await genbot.waitForLine(/^Slack: HTTP mode, .* at :(\d+)\/slack\/events$/, 60_000);
@@ -82,6 +83,18 @@ describe('genbot slack with CHAT_MODELS, IMAGE_MODELS and BUDGET_IMAGES_PER_DAY'
     const second = await imagine('U2', 'a harbour');
     expect(second.answer).toMatch(/^🛑 This workspace has used its 1 image for today\. The budget resets/);
     expect(emulator.requests.filter((request) => request.path.includes(':generateContent'))).toHaveLength(1);
+
+    // U2 is no workspace admin on Slack, but ADMIN_USER_IDS names them: they may change settings; U1 may not.
+    const genbotSays = async (user: string, text: string) => {
+      const before = slack.workspace.ephemerals.length;
+      await slack.userRunsCommand({ user, channel: 'C2', command: '/genbot', text });
+      return slack.workspace.ephemerals.slice(before).find((ephemeral) => ephemeral.user === user)?.text;
+    };
+    expect(await genbotSays('U1', 'set images 2')).toContain('Only workspace admins and owners');
+    expect(await genbotSays('U2', 'set images 2')).toContain('is now `2`');
+    expect(
+      await store.settings.changes({ platform: 'slack', workspaceId: slack.identity.teamId, channelId: 'C2' }, 5),
+    ).toMatchObject([{ name: 'images', value: 2, by: 'U2' }]);
     expect((await genbot.stop(5_000)).code).toBe(0);
   });
 });
