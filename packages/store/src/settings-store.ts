@@ -8,8 +8,9 @@ import type {
   SettingScope,
   SettingsStore,
 } from '@genbot/core/store';
-import { sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { parseNamedSetting, parseSetting, parseSettingChange } from './rows.js';
+import type { Database } from './schema.js';
 import { iso, type StoreContext } from './store-context.js';
 
 /** The key columns of a scope; '' stands for "none" so keys compare alike in both dialects. */
@@ -28,46 +29,45 @@ function ofPlace(where: SettingPlace) {
 const jsonOrNull = (value: JsonValue | undefined): string | null =>
   value === undefined ? null : JSON.stringify(value);
 
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The one row of a setting at a scope. */
+function isSetting(scope: SettingScope, name: string) {
+  const key = scopeKey(scope);
+  return sql<boolean>`(platform = ${key.platform} and workspace_id = ${key.workspace_id} and level = ${key.level}
+    and target_id = ${key.target_id} and name = ${name})`;
+}
+
+async function read(db: Db, scope: SettingScope, name: string): Promise<JsonValue | undefined> {
+  const row = await db
+    .selectFrom('settings')
+    .select(['level', 'value'])
+    .where(isSetting(scope, name))
+    .executeTakeFirst();
+  return row === undefined ? undefined : parseSetting(row).value;
+}
+
+/** Writes a setting's value at a scope, or with `value` undefined removes it. */
+async function write(db: Db, scope: SettingScope, name: string, value: JsonValue | undefined, at: Date): Promise<void> {
+  if (value === undefined) {
+    await db.deleteFrom('settings').where(isSetting(scope, name)).execute();
+    return;
+  }
+  const update = { value: JSON.stringify(value), updated_at: iso(at) };
+  await db
+    .insertInto('settings')
+    .values({ ...scopeKey(scope), name, ...update })
+    .onConflict((conflict) =>
+      conflict.columns(['platform', 'workspace_id', 'level', 'target_id', 'name']).doUpdateSet(update),
+    )
+    .execute();
+}
+
 export function createSettingsStore({ db, now }: StoreContext): SettingsStore {
-  const select = (scope: SettingScope, name: string) => {
-    const key = scopeKey(scope);
-    return db
-      .selectFrom('settings')
-      .where('platform', '=', key.platform)
-      .where('workspace_id', '=', key.workspace_id)
-      .where('level', '=', key.level)
-      .where('target_id', '=', key.target_id)
-      .where('name', '=', name);
-  };
-
   return {
-    async get(scope: SettingScope, name: string): Promise<JsonValue | undefined> {
-      const row = await select(scope, name).select(['level', 'value']).executeTakeFirst();
-      return row === undefined ? undefined : parseSetting(row).value;
-    },
-
-    async put(scope: SettingScope, name: string, value: JsonValue): Promise<void> {
-      const update = { value: JSON.stringify(value), updated_at: iso(now()) };
-      await db
-        .insertInto('settings')
-        .values({ ...scopeKey(scope), name, ...update })
-        .onConflict((conflict) =>
-          conflict.columns(['platform', 'workspace_id', 'level', 'target_id', 'name']).doUpdateSet(update),
-        )
-        .execute();
-    },
-
-    async delete(scope: SettingScope, name: string): Promise<void> {
-      const key = scopeKey(scope);
-      await db
-        .deleteFrom('settings')
-        .where('platform', '=', key.platform)
-        .where('workspace_id', '=', key.workspace_id)
-        .where('level', '=', key.level)
-        .where('target_id', '=', key.target_id)
-        .where('name', '=', name)
-        .execute();
-    },
+    get: (scope, name) => read(db, scope, name),
+    put: (scope, name, value) => write(db, scope, name, value, now()),
+    delete: (scope, name) => write(db, scope, name, undefined, now()),
 
     async place(where: SettingPlace): Promise<Record<string, ScopedValues>> {
       const rows = await db
@@ -89,35 +89,8 @@ export function createSettingsStore({ db, now }: StoreContext): SettingsStore {
       const key = scopeKey(scope);
       const at = now();
       return db.transaction().execute(async (trx) => {
-        const before = await trx
-          .selectFrom('settings')
-          .select(['level', 'value'])
-          .where('platform', '=', key.platform)
-          .where('workspace_id', '=', key.workspace_id)
-          .where('level', '=', key.level)
-          .where('target_id', '=', key.target_id)
-          .where('name', '=', name)
-          .executeTakeFirst();
-        const previous = before === undefined ? undefined : parseSetting(before).value;
-        if (value === undefined) {
-          await trx
-            .deleteFrom('settings')
-            .where('platform', '=', key.platform)
-            .where('workspace_id', '=', key.workspace_id)
-            .where('level', '=', key.level)
-            .where('target_id', '=', key.target_id)
-            .where('name', '=', name)
-            .execute();
-        } else {
-          const update = { value: JSON.stringify(value), updated_at: iso(at) };
-          await trx
-            .insertInto('settings')
-            .values({ ...key, name, ...update })
-            .onConflict((conflict) =>
-              conflict.columns(['platform', 'workspace_id', 'level', 'target_id', 'name']).doUpdateSet(update),
-            )
-            .execute();
-        }
+        const previous = await read(trx, scope, name);
+        await write(trx, scope, name, value, at);
         await trx
           .insertInto('setting_changes')
           .values({
