@@ -120,6 +120,22 @@ describe('/genbot on Slack (real Bolt, the fake, a SQLite store)', () => {
     expect(await usage(MEMBER)).not.toContain('This workspace');
   });
 
+  it("gives an admin's Home tab the way into the workspace's settings; a member's has none", async () => {
+    await slack.userOpensApp({ user: MEMBER, tab: 'home' });
+    const members = await slack.waitFor(() => slack.aiApps.homeTab(MEMBER));
+    expect(JSON.stringify(members.view)).not.toContain(copy.homeSettingsButton);
+
+    await slack.userOpensApp({ user: ADMIN, tab: 'home' });
+    const admins = await slack.waitFor(() => slack.aiApps.homeTab(ADMIN));
+    expect(JSON.stringify(admins.view)).toContain(copy.homeSettingsButton);
+    const before = new Set(slack.views.map((view) => view.id));
+    await slack.userPressesInHomeTab({ user: ADMIN, actionId: 'genbot-settings-home' });
+    const form = await slack.waitFor(() => slack.views.find((each) => !before.has(each.id) && each.open));
+    expect(form.user).toBe(ADMIN);
+    // The workspace's form: its budgets are there.
+    expect(JSON.stringify(form.view)).toContain('budget_images_per_day');
+  });
+
   it('lets a workspace admin set and reset a channel setting; anyone sees it with show', async () => {
     const set = await genbot(ADMIN, 'C2', 'set images 3');
     expect(set).toBe('✅ `images` in this channel is now `3` (was not set).');

@@ -29,6 +29,31 @@ const levelSwitch = z.looseObject({
     .min(1),
 });
 
+const homeSettingsPress = z.looseObject({
+  type: z.literal('block_actions'),
+  trigger_id: z.string().min(1),
+  user: z.looseObject({ id: z.string().min(1), team_id: z.string().min(1).optional() }),
+  team: z.looseObject({ id: z.string().min(1) }).nullish(),
+  actions: z.array(z.looseObject({ value: z.string().regex(/^D[A-Z0-9]+$/) })).min(1),
+});
+
+/** The Home tab's settings button pressed: who, in which workspace, and their DM with the app. */
+export interface HomeSettingsPress {
+  userId: string;
+  workspaceId: string;
+  triggerId: string;
+  channel: string;
+}
+
+export function parseHomeSettingsPress(body: unknown): Parsed<HomeSettingsPress> {
+  const parsed = homeSettingsPress.safeParse(body);
+  if (!parsed.success) return { ok: false, problem: describeIssue(parsed.error) };
+  const { user, team, trigger_id: triggerId, actions } = parsed.data;
+  const workspaceId = team?.id ?? user.team_id;
+  if (workspaceId === undefined) return { ok: false, problem: 'no team in the press' };
+  return { ok: true, value: { userId: user.id, workspaceId, triggerId, channel: actions[0]?.value ?? '' } };
+}
+
 /** A submitted settings modal: what each field holds ('' for inherit), by setting; a field the form did not hold is absent. */
 export interface SettingsSubmission {
   userId: string;

@@ -11,6 +11,8 @@ import type { types } from '@slack/bolt';
 /** The settings modal's callback_id, the select that switches its level, and each field's one action. */
 export const SETTINGS_FORM_CALLBACK = 'genbot-settings';
 export const LEVEL_ACTION = 'genbot-settings-level';
+/** The Home tab's button that opens the workspace's settings form (its value: the person's DM with the app). */
+export const HOME_SETTINGS_ACTION = 'genbot-settings-home';
 const LEVEL_BLOCK = 'level';
 export const VALUE_ACTION = 'value';
 /** A select's "inherit" option: Slack's options need a value, and no setting has this one. */

@@ -29,6 +29,7 @@ import { whoAmI } from './who-am-i.js';
 import { SettingsFormSeal } from './settings-form-seal.js';
 import { SlackSurface } from './surface.js';
 import { UserDirectory } from './user-directory.js';
+import { workspaceRights } from './settings-rights.js';
 import { WorkspaceAdmins } from './workspace-admins.js';
 
 export interface SlackBotOptions {
@@ -137,10 +138,10 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
     jobs: options.jobs,
   };
   registerImagineCommand(app, context);
-  const admins = new WorkspaceAdmins({ logger });
-  registerUsageCommand(app, context, options.jobs, admins);
+  const rights = workspaceRights(new WorkspaceAdmins({ logger }), options.jobs.adminUserIds);
+  registerUsageCommand(app, context, options.jobs, rights);
   registerGenbotCommand(app, context, options.jobs, {
-    admins,
+    rights,
     // Every replica holds the connection's secret, so any of them can check a form another opened.
     seal: new SettingsFormSeal(
       slack.connection.mode === 'http' ? slack.connection.signingSecret : slack.connection.appToken,
@@ -152,7 +153,7 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
   registerDirectMessages(app, context);
   registerMessageDeleted(app, context);
   registerThreadEvents(app, context);
-  registerAiApps(app, context, { jobs: options.jobs, tools: options.chatTools ?? true, metrics });
+  registerAiApps(app, context, { jobs: options.jobs, tools: options.chatTools ?? true, metrics, rights });
   app.error(async (error) => {
     logger.error({ err: error }, 'Slack listener failed');
   });

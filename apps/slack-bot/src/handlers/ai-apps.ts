@@ -1,5 +1,6 @@
 import type { Metrics } from '@genbot/core/metrics';
 import type { App } from '@slack/bolt';
+import type { WorkspaceRights } from '../settings-rights.js';
 import { registerAppHome } from './app-home.js';
 import { registerAssistantThreads } from './assistant-thread.js';
 import type { HandlerContext, SlackJobs } from './context.js';
@@ -14,9 +15,9 @@ import { registerReplyFeedback } from './reply-feedback.js';
 export function registerAiApps(
   app: App,
   context: HandlerContext,
-  options: { jobs: SlackJobs; tools: boolean; metrics: Metrics },
+  options: { jobs: SlackJobs; tools: boolean; metrics: Metrics; rights: WorkspaceRights },
 ): void {
-  registerAppHome(app, context, { usage: options.jobs.usage, tools: options.tools });
+  registerAppHome(app, context, { usage: options.jobs.usage, tools: options.tools, rights: options.rights });
   registerAssistantThreads(app, context, { tools: options.tools });
   registerReplyFeedback(app, context, options.metrics);
 }

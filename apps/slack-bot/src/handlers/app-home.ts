@@ -2,6 +2,7 @@ import type { UsageReporter } from '@genbot/core/jobs';
 import type { App } from '@slack/bolt';
 import { homeView } from '../home-view.js';
 import { parseAppHomeOpened } from '../parse-ai-app-events.js';
+import type { WorkspaceRights } from '../settings-rights.js';
 import { slackCall } from '../slack-errors.js';
 import { suggestPrompts } from '../suggested-prompts.js';
 import type { HandlerContext } from './context.js';
@@ -9,13 +10,14 @@ import type { HandlerContext } from './context.js';
 /**
  * `app_home_opened`: on the Messages tab (how the agent view starts a
  * conversation) the suggested prompts, for the whole DM (no thread); on the
- * Home tab, the person's Home tab published afresh, their usage as it is now.
+ * Home tab, the person's Home tab published afresh, their usage as it is now
+ * (and for a workspace admin, the way into the workspace's settings).
  * Either is best effort: a refusal is logged, and the person can still write.
  */
 export function registerAppHome(
   app: App,
   context: Pick<HandlerContext, 'client' | 'logger'>,
-  options: { usage: UsageReporter; tools: boolean },
+  options: { usage: UsageReporter; tools: boolean; rights: WorkspaceRights },
 ): void {
   const { client, logger } = context;
   app.event('app_home_opened', async ({ body }) => {
@@ -31,14 +33,16 @@ export function registerAppHome(
         await suggestPrompts(client, { channel: opened.channel }, options.tools);
         log.debug('suggested prompts set');
       } else if (opened.tab === 'home') {
-        const usage = await options.usage.answer({
-          platform: 'slack',
-          workspaceId: opened.workspaceId,
-          userId: opened.userId,
+        const { workspaceId, userId } = opened;
+        // Those who may change the workspace's settings get the way into them, and its use beside their own.
+        const admin = workspaceId !== undefined && (await options.rights(client, workspaceId, userId)).workspace;
+        const usage = await options.usage.answer({ platform: 'slack', workspaceId, userId }, { admin });
+        const view = homeView({
+          usage,
+          tools: options.tools,
+          ...(admin && { settings: { channel: opened.channel } }),
         });
-        await slackCall('views.publish', () =>
-          client.views.publish({ user_id: opened.userId, view: homeView({ usage, tools: options.tools }) }),
-        );
+        await slackCall('views.publish', () => client.views.publish({ user_id: userId, view }));
         log.debug('Home tab published');
       }
     } catch (error) {

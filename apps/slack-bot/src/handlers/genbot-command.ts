@@ -6,7 +6,6 @@ import {
   mayChange,
   parseGenbotText,
   resolveSettings,
-  rightsOf,
   runGenbot,
   type SettingLevel,
   type SettingsFormValues,
@@ -18,16 +17,22 @@ import {
 import type { App, webApi } from '@slack/bolt';
 import { answerPrivately } from '../ephemeral.js';
 import { toMrkdwn } from '../mrkdwn.js';
-import { parseSettingsLevelSwitch, parseSettingsSubmission } from '../parse-settings-form.js';
+import { parseHomeSettingsPress, parseSettingsLevelSwitch, parseSettingsSubmission } from '../parse-settings-form.js';
 import type { SettingsFormPlace, SettingsFormSeal } from '../settings-form-seal.js';
-import { LEVEL_ACTION, SETTINGS_FORM_CALLBACK, settingsModal, settingsNoticeModal } from '../settings-modal.js';
+import {
+  HOME_SETTINGS_ACTION,
+  LEVEL_ACTION,
+  SETTINGS_FORM_CALLBACK,
+  settingsModal,
+  settingsNoticeModal,
+} from '../settings-modal.js';
+import type { WorkspaceRights } from '../settings-rights.js';
 import { slackCall } from '../slack-errors.js';
-import type { WorkspaceAdmins } from '../workspace-admins.js';
 import type { HandlerContext, SlackJobs } from './context.js';
 
 export interface GenbotCommandOptions {
-  /** Who Slack says administers the workspace, kept briefly. */
-  admins: WorkspaceAdmins;
+  /** Who may change what, from Slack and ADMIN_USER_IDS. */
+  rights: WorkspaceRights;
   /** Signs the forms' metadata with a secret every replica holds. */
   seal: SettingsFormSeal;
 }
@@ -67,7 +72,7 @@ export function registerGenbotCommand(
   options: GenbotCommandOptions,
 ): void {
   const { logger } = context;
-  const { admins, seal } = options;
+  const { rights, seal } = options;
   const { settings } = jobs;
 
   const genbotContext = async (
@@ -75,8 +80,7 @@ export function registerGenbotCommand(
     place: SettingsPlace,
     userId: string,
   ): Promise<GenbotContext> => {
-    const platform = await admins.rights((user) => client.users.info({ user }), place.workspaceId ?? '', userId);
-    return { settings, place, userId, rights: rightsOf(userId, platform, jobs.adminUserIds) };
+    return { settings, place, userId, rights: await rights(client, place.workspaceId ?? '', userId) };
   };
 
   const formView = async (genbot: GenbotContext, level: SettingLevel) => {
@@ -138,6 +142,25 @@ export function registerGenbotCommand(
       const where = { channel: command.channel_id, user: command.user_id };
       await answerPrivately(context, where, copy.settingsModal.notOpened, log);
     }
+  });
+
+  app.action(HOME_SETTINGS_ACTION, async ({ ack, body, client }) => {
+    await ack();
+    const parsed = parseHomeSettingsPress(body);
+    if (!parsed.ok) {
+      logger.warn({ problem: parsed.problem }, 'Home tab settings press in an unexpected shape');
+      return;
+    }
+    const press = parsed.value;
+    const log = logger.child({ user: press.userId, action: 'settings from the Home tab' });
+    // The person's DM with the app: no channel settings, so the form is the workspace's.
+    const genbot = await genbotContext(client, placeOf(press.workspaceId, press.channel), press.userId);
+    const view = mayChange(genbot.rights, 'workspace')
+      ? await formView(genbot, 'workspace')
+      : settingsNoticeModal(copy.settingsNotAllowed('workspace', 'slack'));
+    await slackCall('views.open', () => client.views.open({ trigger_id: press.triggerId, view })).catch(
+      (error: unknown) => log.warn({ err: error }, 'could not open the settings form from the Home tab'),
+    );
   });
 
   app.action(LEVEL_ACTION, async ({ ack, body, client }) => {

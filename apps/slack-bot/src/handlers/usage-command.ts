@@ -1,7 +1,6 @@
 import type { App } from '@slack/bolt';
-import { rightsOf } from '@genbot/core/settings';
 import { toMrkdwn } from '../mrkdwn.js';
-import type { WorkspaceAdmins } from '../workspace-admins.js';
+import type { WorkspaceRights } from '../settings-rights.js';
 import type { SlackJobs } from './context.js';
 import type { HandlerContext } from './context.js';
 
@@ -10,13 +9,12 @@ export function registerUsageCommand(
   app: App,
   context: Pick<HandlerContext, 'logger'>,
   jobs: SlackJobs,
-  admins: WorkspaceAdmins,
+  rights: WorkspaceRights,
 ): void {
   app.command('/usage', async ({ command, ack, client }) => {
     const userId = command.user_id;
-    // Those who may change the workspace's settings see its use beside their own (users.info, kept a minute).
-    const platform = await admins.rights((user) => client.users.info({ user }), command.team_id, userId);
-    const admin = rightsOf(userId, platform, jobs.adminUserIds).workspace;
+    // Those who may change the workspace's settings see its use beside their own.
+    const admin = (await rights(client, command.team_id, userId)).workspace;
     const answer = await jobs.usage.answer({ platform: 'slack', workspaceId: command.team_id, userId }, { admin });
     context.logger.info({ user: userId, admin }, '/usage answered');
     await ack({ response_type: 'ephemeral', text: toMrkdwn(answer) });

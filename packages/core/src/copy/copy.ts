@@ -634,6 +634,11 @@ export const copy = {
     '**`/usage`:** what you used today and this month, as below.',
   ],
   homeUsageTitle: 'Your usage',
+  /** For those who may change the workspace's settings: the way into them from the Home tab. */
+  homeSettingsTitle: 'Settings',
+  homeSettings:
+    "You can choose this workspace's models, my voice (a system prompt), image defaults and daily budget. `/genbot` in a channel sets that channel's own.",
+  homeSettingsButton: 'Workspace settings',
   /** The thumbs under a reply streamed natively on Slack, and what a screen reader says for each. */
   feedbackGood: '👍',
   feedbackGoodLabel: 'Good answer',

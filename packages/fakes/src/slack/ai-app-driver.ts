@@ -43,6 +43,36 @@ const contextActions = z.looseObject({
   elements: z.array(z.unknown()),
 });
 
+const homeButton = z.looseObject({
+  type: z.literal('button'),
+  action_id: z.string(),
+  text: z.unknown(),
+  value: z.string().optional(),
+});
+const homeBlock = z.looseObject({
+  block_id: z.string().optional(),
+  accessory: z.unknown().optional(),
+  elements: z.array(z.unknown()).optional(),
+});
+
+/** A button of a view's blocks (a section's accessory or an actions block's element), by its action_id. */
+function buttonIn(
+  view: Record<string, unknown>,
+  actionId: string,
+): { blockId: string; text: unknown; value: string } | undefined {
+  const blocks = z.array(homeBlock).safeParse(view.blocks);
+  if (!blocks.success) return undefined;
+  for (const [at, block] of blocks.data.entries()) {
+    for (const candidate of [block.accessory, ...(block.elements ?? [])]) {
+      const button = homeButton.safeParse(candidate);
+      if (button.success && button.data.action_id === actionId) {
+        return { blockId: block.block_id ?? `home-${at}`, text: button.data.text, value: button.data.value ?? '' };
+      }
+    }
+  }
+  return undefined;
+}
+
 /**
  * People using Slack's AI-app surfaces, as Slack tells the app: opening the
  * App Home (`app_home_opened` with its tab), the assistant view opening a
@@ -125,6 +155,48 @@ export class AiAppDriver {
     };
     const delivery = await this.#delivery.deliver({ kind: 'events_api', payload: eventCallback(this.#env, event) });
     return { channel: dm.id, threadTs: root.ts, delivery };
+  }
+
+  /**
+   * A person presses a button in the Home tab the app published for them
+   * (`block_actions` from a `home` view, with a fresh `trigger_id`); the
+   * button must be in that view.
+   */
+  async userPressesInHomeTab(input: { user: string; actionId: string }): Promise<DeliveryRecord> {
+    const { identity, workspace, aiApps } = this.#env;
+    this.#delivery.assertReachable();
+    const user = this.#ensureUser(input.user);
+    const tab = aiApps.homeTab(user.id);
+    if (tab === undefined) throw new Error(`slack fake: no Home tab published for ${user.id}`);
+    const button = buttonIn(tab.view, input.actionId);
+    if (button === undefined) throw new Error(`slack fake: the Home tab of ${user.id} has no button ${input.actionId}`);
+    const triggerId = `${Date.now()}.${workspace.nextId('', 8)}.${workspace.nextId('trigger', 12).toLowerCase()}`;
+    this.#env.interactivity.issue(triggerId, user.id);
+    return this.#delivery.deliver({
+      kind: 'interactive',
+      payload: {
+        type: 'block_actions',
+        user: { id: user.id, username: user.name, name: user.name, team_id: identity.teamId },
+        api_app_id: identity.appId,
+        token: VERIFICATION_TOKEN,
+        container: { type: 'view', view_id: tab.id },
+        trigger_id: triggerId,
+        team: { id: identity.teamId, domain: identity.teamName.toLowerCase().replace(/[^a-z0-9]+/g, '-') },
+        enterprise: null,
+        is_enterprise_install: false,
+        view: { ...tab.view, id: tab.id, hash: tab.hash, team_id: identity.teamId, app_id: identity.appId },
+        actions: [
+          {
+            type: 'button',
+            action_id: input.actionId,
+            block_id: button.blockId,
+            text: button.text,
+            value: button.value,
+            action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+          },
+        ],
+      },
+    });
   }
 
   /** A person presses the thumbs up or down under a message: the buttons must be on it. */

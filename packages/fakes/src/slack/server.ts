@@ -318,6 +318,11 @@ export class SlackFake {
     return this.#aiAppDriver.userRatesReply(input);
   }
 
+  /** A person presses a button of the Home tab the app published for them. */
+  userPressesInHomeTab(input: { user: string; actionId: string }): Promise<DeliveryRecord> {
+    return this.#aiAppDriver.userPressesInHomeTab(input);
+  }
+
   /** A file is deleted: files.info answers `file_deleted` from now on. */
   userDeletesFile(fileId: string): void {
     this.#driver.userDeletesFile(fileId);
