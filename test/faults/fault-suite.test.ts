@@ -8,6 +8,7 @@ import { discordRows, slackRows } from './rows/platform-specific.js';
 import { replyBoundsRows } from './rows/reply-bounds.js';
 import { serviceFaultRows } from './rows/service-faults.js';
 import { settingsAdmissionRows } from './rows/settings-admission.js';
+import { settingsBadInputRows } from './rows/settings-bad-input.js';
 import { DiscordPlatform } from './support/discord-platform.js';
 import { Oracle } from './support/oracle.js';
 import type { Platform, PlatformName } from './support/platform.js';
@@ -30,6 +31,7 @@ const TABLE: Row[] = [
   ...edgeFaultRows,
   ...replyBoundsRows,
   ...settingsAdmissionRows,
+  ...settingsBadInputRows,
   ...slackRows,
   ...slackEdgeRows,
   ...discordRows,

@@ -1,6 +1,8 @@
 import { createLogger } from '@genbot/core/log';
-import type { SettingLevel, SettingName } from '@genbot/core/settings';
+import type { OperatorSettings, SettingLevel, SettingName, SettingsPlace } from '@genbot/core/settings';
 import type { JsonValue } from '@genbot/core/store';
+import type { DiscordInteraction } from '@genbot/fakes';
+import { z } from 'zod';
 import {
   CHAT_MODEL,
   everythingSaid,
@@ -9,13 +11,54 @@ import {
   startHarness,
   type Harness,
 } from '../../discord/support/harness.js';
-import type { BotQuota, Platform, PlatformFault, Said, Upload, UserAttachment, UserMessage, View } from './platform.js';
+import type {
+  BotQuota,
+  GenbotRequest,
+  IdleBot,
+  Platform,
+  PlatformFault,
+  Rights,
+  Said,
+  SettingsForm,
+  Upload,
+  UserAttachment,
+  UserMessage,
+  View,
+} from './platform.js';
 import { SERVICE_LIMITS } from './service-limits.js';
 
 /** Discord's EPHEMERAL message flag: a message only the person it answers sees. */
 const EPHEMERAL = 1 << 6;
 
 const USER = 'ada';
+/** Who runs `/genbot` with each right: ada has none, the others Manage Channels and Manage Server. */
+const PEOPLE: Record<Rights, string> = { member: USER, 'channel admin': 'cleo', admin: 'max' };
+
+/** Two models of each kind to choose from, and an image budget no row reaches. */
+const OPERATOR: OperatorSettings = {
+  chatModels: [CHAT_MODEL, 'e2e-chat-model-large'],
+  imageModels: [IMAGE_MODEL, 'e2e-image-model-2'],
+  chatModel: CHAT_MODEL,
+  imageModel: IMAGE_MODEL,
+  systemPrompt: undefined,
+  budgetImagesPerDay: 10_000,
+  budgetChatTokensPerDay: undefined,
+};
+
+/** A subcommand's options as registered: a `name` option with choices is what the client offers. */
+const subcommandOptions = z.array(
+  z.looseObject({
+    name: z.string(),
+    choices: z.array(z.object({ value: z.union([z.string(), z.number()]) })).optional(),
+  }),
+);
+
+/** What a Discord bot for the suite starts with besides its channels. */
+interface StartOptions {
+  quota?: BotQuota;
+  /** False: its jobs wait in the queue until `startWorker()`. */
+  worker?: boolean;
+}
 
 // The call each platform fault hits: the reply's first post, its streamed edits, and /imagine's upload, which
 // fills the deferred answer after the progress line did.
@@ -29,6 +72,7 @@ const RATE_LIMITED_ROUTE: Record<PlatformFault, { route: string; failNext: numbe
 export class DiscordPlatform implements Platform {
   readonly name = 'discord';
   readonly resultStandsAlone = { imagine: true };
+  readonly operator = OPERATOR;
   readonly chatModel = CHAT_MODEL;
   readonly imageModel = IMAGE_MODEL;
   readonly h: Harness;
@@ -38,10 +82,13 @@ export class DiscordPlatform implements Platform {
   private constructor(harness: Harness, fakeLogs: string[]) {
     this.h = harness;
     this.fakeLogs = fakeLogs;
+    harness.fake.grantPermissions(PEOPLE['channel admin'], ['ManageChannels']);
+    harness.fake.grantPermissions(PEOPLE.admin, ['ManageGuild']);
   }
 
   /** `channels`: how many row channels to create (Discord only shows a bot the channels its guild had at READY). */
-  static async start(channels: number, quota?: BotQuota): Promise<DiscordPlatform> {
+  static async start(channels: number, options: StartOptions = {}): Promise<DiscordPlatform> {
+    const { quota, worker } = options;
     const fakeLogs: string[] = [];
     const logger = createLogger({
       level: 'debug',
@@ -57,7 +104,9 @@ export class DiscordPlatform implements Platform {
       await startHarness({
         fake: { guild: { channels: names }, logger },
         serviceLimits: SERVICE_LIMITS,
+        operator: OPERATOR,
         ...(quota === undefined ? {} : { quota }),
+        ...(worker === undefined ? {} : { worker }),
       }),
       fakeLogs,
     );
@@ -190,7 +239,89 @@ export class DiscordPlatform implements Platform {
   }
 
   withQuota(quota: BotQuota): Promise<Platform> {
-    return DiscordPlatform.start(1, quota);
+    return DiscordPlatform.start(1, { quota });
+  }
+
+  async withIdleWorker(): Promise<IdleBot> {
+    const platform = await DiscordPlatform.start(1, { worker: false });
+    return { platform, startWorker: () => platform.h.startWorker() };
+  }
+
+  #place(channel: string): SettingsPlace {
+    return { platform: 'discord', workspaceId: this.h.fake.guildId, channelId: channel };
+  }
+
+  /** The private answer the bot gave an interaction. */
+  async #answerTo(interaction: DiscordInteraction): Promise<string> {
+    const message = await this.h.fake.waitFor(() => {
+      const id = interaction.originalMessageId;
+      return id === null ? undefined : this.h.fake.state.message(interaction.channelId, id);
+    });
+    if (!interaction.ephemeral) throw new Error(`the answer to ${interaction.id} is not private`);
+    return message.content;
+  }
+
+  async genbot(channel: string, request: GenbotRequest, as: Rights = 'member'): Promise<string> {
+    const options = {
+      name: request.name,
+      ...(request.value === undefined ? {} : { value: request.value }),
+      ...(request.workspace === true ? { scope: 'server' } : {}),
+    };
+    const run = this.h.fake.userRunsCommand({
+      user: PEOPLE[as],
+      channelId: channel,
+      name: 'genbot',
+      subcommand: request.action,
+      options,
+    });
+    return this.#answerTo(run);
+  }
+
+  offeredSettingNames(): readonly string[] {
+    const genbot = [...this.h.fake.state.guildCommands, ...this.h.fake.state.globalCommands].find(
+      (command) => command.name === 'genbot',
+    );
+    const set = subcommandOptions.parse(genbot?.options.find((option) => option.name === 'set')?.options ?? []);
+    const choices = set.find((option) => option.name === 'name')?.choices;
+    if (choices === undefined) throw new Error('/genbot set offers no choice of names');
+    return choices.map((choice) => String(choice.value));
+  }
+
+  async openSettingsForm(channel: string, as: Rights): Promise<SettingsForm> {
+    const run = this.h.fake.userRunsCommand({
+      user: PEOPLE[as],
+      channelId: channel,
+      name: 'genbot',
+      subcommand: 'settings',
+    });
+    await this.h.fake.waitFor(() => run.modal ?? undefined);
+    return { channel, as, ref: run.id };
+  }
+
+  async submitSettingsForm(
+    form: SettingsForm,
+    values: Readonly<Record<string, string>>,
+    forgedChannel?: string,
+  ): Promise<string> {
+    // The client closes a modal once answered: a second submission comes from the form opened again.
+    const answered = (this.h.fake.state.interaction(form.ref)?.modal?.closedBy ?? null) !== null;
+    const open = answered ? await this.openSettingsForm(form.channel, form.as) : form;
+    const modal = this.h.fake.state.interaction(open.ref)?.modal;
+    if (modal === undefined || modal === null) throw new Error(`no settings form ${open.ref}`);
+    // The form's own id, naming the other channel where it names this one.
+    const forgedCustomId =
+      forgedChannel === undefined ? undefined : modal.customId.replace(form.channel, forgedChannel);
+    if (forgedCustomId === modal.customId) throw new Error(`the form's id ${modal.customId} names no channel`);
+    const sent = this.h.fake.userSubmitsModal({
+      interactionId: open.ref,
+      values,
+      ...(forgedCustomId === undefined ? {} : { forgedCustomId }),
+    });
+    return this.#answerTo(sent);
+  }
+
+  async settingChanges(channel: string): Promise<number> {
+    return (await this.h.store.settings.changes(this.#place(channel), 1_000)).length;
   }
 
   stop(): Promise<void> {

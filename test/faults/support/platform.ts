@@ -1,5 +1,5 @@
 import type { Emulator } from '@genbot/emulator';
-import type { SettingLevel, SettingName } from '@genbot/core/settings';
+import type { OperatorSettings, SettingLevel, SettingName } from '@genbot/core/settings';
 import type { JsonValue } from '@genbot/core/store';
 
 export type PlatformName = 'slack' | 'discord';
@@ -50,6 +50,38 @@ export interface BotQuota {
 }
 
 /**
+ * Who runs `/genbot`: a member with no rights over settings; a channel admin (Discord's Manage
+ * Channels: this channel's settings, not the server's; Slack has no such person); an admin (a Slack
+ * workspace admin, Discord's Manage Server: every setting).
+ */
+export type Rights = 'member' | 'channel admin' | 'admin';
+
+/** `/genbot set` or `/genbot reset` (Slack: the text after `/genbot`; Discord: the subcommand and its options). */
+export interface GenbotRequest {
+  action: 'set' | 'reset';
+  /** Any text: the platform's client may refuse a name it does not offer (see `offeredSettingNames`). */
+  name: string;
+  /** For `set`. */
+  value?: string;
+  /** For the workspace (Slack `--workspace`, Discord `scope: server`) rather than the channel. */
+  workspace?: boolean;
+}
+
+/** A settings form open for a person in a channel. */
+export interface SettingsForm {
+  readonly channel: string;
+  readonly as: Rights;
+  /** Slack: the modal's view id; Discord: the interaction that opened the modal. */
+  readonly ref: string;
+}
+
+/** Another bot of this platform whose worker takes no job until `startWorker()`: its jobs wait in the queue. */
+export interface IdleBot {
+  platform: Platform;
+  startWorker(): Promise<void>;
+}
+
+/**
  * One platform, bot running, driven the same way for every row: a user
  * mentions the bot or runs /imagine in a channel of the row's own, and the
  * row reads back what the bot showed there.
@@ -65,6 +97,8 @@ export interface Platform {
   readonly resultStandsAlone: Readonly<Record<'imagine', boolean>>;
   /** The emulator the bot talks to: its requests show what reached the service. */
   readonly emulator: Emulator;
+  /** CHAT_MODELS, IMAGE_MODELS and BUDGET_* the bot was started with, as the launcher reads them. */
+  readonly operator: OperatorSettings;
   /** Model IDs the bot was given. */
   readonly chatModel: string;
   readonly imageModel: string;
@@ -108,5 +142,32 @@ export interface Platform {
    * admin's `/genbot` records it: the bot reads it at its next request there.
    */
   changeSetting(channel: string, level: SettingLevel, name: SettingName, value: JsonValue | undefined): Promise<void>;
+  /**
+   * `/genbot set|reset …` run in the channel by a person with these rights (default: a member): the
+   * private answer. Slack has no channel admin: asked for one, it throws.
+   */
+  genbot(channel: string, request: GenbotRequest, as?: Rights): Promise<string>;
+  /** The setting names the platform's own client offers for `/genbot set` (Discord's choices); undefined where any text goes. */
+  offeredSettingNames(): readonly string[] | undefined;
+  /** Opens the channel's settings form as a person with these rights (Discord: its chat part). */
+  openSettingsForm(channel: string, as: Rights): Promise<SettingsForm>;
+  /**
+   * Submits the form with these fields filled in (by field name: `system_prompt`, `enabled`, …),
+   * the rest as the form shows them; the private answer (Slack: its message to the person, or the
+   * text of the form it updated or the errors it kept the form open with). `forgedChannel`: sent as a tampered client would, naming that
+   * channel instead of the form's (Slack: its `private_metadata`; Discord: its `custom_id`).
+   * A form already answered is sent again as each platform allows it: Slack takes the same view
+   * twice (a double click); Discord's client closes a modal once answered, so its second
+   * submission is the form opened again and filled the same.
+   */
+  submitSettingsForm(
+    form: SettingsForm,
+    values: Readonly<Record<string, string>>,
+    forgedChannel?: string,
+  ): Promise<string>;
+  /** How many setting changes the store holds for the channel and its workspace. */
+  settingChanges(channel: string): Promise<number>;
+  /** Another bot of this platform (as `withQuota`, no quotas) whose jobs wait until its worker starts. The row stops it. */
+  withIdleWorker(): Promise<IdleBot>;
   stop(): Promise<void>;
 }

@@ -1,18 +1,50 @@
 import { Writable } from 'node:stream';
 import { inMemoryDatabase, startBots } from '@genbot/cli/wiring';
 import { GenAiClient } from '@genbot/core/genai';
-import type { SettingLevel, SettingName } from '@genbot/core/settings';
+import type { OperatorSettings, SettingLevel, SettingName, SettingsPlace } from '@genbot/core/settings';
 import type { JsonValue } from '@genbot/core/store';
 import { createLogger } from '@genbot/core/log';
 import { startEmulator } from '@genbot/emulator';
 import { startSlackFake } from '@genbot/fakes';
+import { eventually } from '@genbot/test-servers';
 import { parseSlackEnv } from '@genbot/slack-bot';
-import { assertNoSecrets, SECRETS, startHarness, type Harness } from '../../slack/support/harness.js';
+import { z } from 'zod';
+import { assertNoSecrets, SECRETS, type Harness } from '../../slack/support/harness.js';
 import { shownText } from '../../slack/support/result-messages.js';
-import type { BotQuota, Platform, PlatformFault, Said, Upload, UserAttachment, UserMessage, View } from './platform.js';
+import type {
+  BotQuota,
+  GenbotRequest,
+  IdleBot,
+  Platform,
+  PlatformFault,
+  Rights,
+  Said,
+  SettingsForm,
+  Upload,
+  UserAttachment,
+  UserMessage,
+  View,
+} from './platform.js';
 import { SERVICE_LIMITS } from './service-limits.js';
 
 const USER = 'U1';
+/** A workspace admin (users.info), who may change every setting. */
+const ADMIN = 'UFADMIN';
+
+/** Two models of each kind to choose from, and an image budget no row reaches. */
+const OPERATOR: OperatorSettings = {
+  chatModels: ['claude-e2e', 'claude-e2e-large'],
+  imageModels: ['gemini-image-e2e', 'gemini-image-e2e-pro'],
+  chatModel: 'claude-e2e',
+  imageModel: 'gemini-image-e2e',
+  systemPrompt: undefined,
+  budgetImagesPerDay: 10_000,
+  budgetChatTokensPerDay: undefined,
+};
+
+/** The settings form's `private_metadata`: the place it was opened for, base64url JSON, and its MAC. */
+const formPlace = z.record(z.string(), z.unknown());
+const viewTexts = z.array(z.looseObject({ text: z.looseObject({ text: z.string() }).optional() }));
 
 // The bot's call each platform fault hits first: the reply's first post, its streamed edits, the upload URL request.
 const RATE_LIMITED_METHOD: Record<PlatformFault, { method: string; failNext: number }> = {
@@ -25,16 +57,18 @@ const RATE_LIMITED_METHOD: Record<PlatformFault, { method: string; failNext: num
 export class SlackPlatform implements Platform {
   readonly name = 'slack';
   readonly resultStandsAlone = { imagine: true };
-  readonly chatModel = 'claude-e2e';
-  readonly imageModel = 'gemini-image-e2e';
+  readonly operator = OPERATOR;
+  readonly chatModel = OPERATOR.chatModel;
+  readonly imageModel = OPERATOR.imageModel;
   readonly h: Harness;
 
   private constructor(harness: Harness) {
     this.h = harness;
+    harness.slack.workspace.addUser({ id: ADMIN, name: 'fay', role: 'admin' });
   }
 
   static async start(): Promise<SlackPlatform> {
-    return new SlackPlatform(await startHarness({ mode: 'http', serviceLimits: SERVICE_LIMITS }));
+    return new SlackPlatform((await startSuiteHarness({})).harness);
   }
 
   get emulator() {
@@ -173,7 +207,88 @@ export class SlackPlatform implements Platform {
   }
 
   async withQuota(quota: BotQuota): Promise<Platform> {
-    return new SlackPlatform(await startQuotaHarness(quota));
+    return new SlackPlatform((await startSuiteHarness({ quota })).harness);
+  }
+
+  async withIdleWorker(): Promise<IdleBot> {
+    const { harness, startWorker } = await startSuiteHarness({ workerStarts: 'later' });
+    return { platform: new SlackPlatform(harness), startWorker };
+  }
+
+  #user(as: Rights): string {
+    if (as === 'channel admin') throw new Error('Slack has no channel-only admin: its admins are the workspace’s');
+    return as === 'admin' ? ADMIN : USER;
+  }
+
+  #place(channel: string): SettingsPlace {
+    return { platform: 'slack', workspaceId: this.h.slack.identity.teamId, channelId: channel };
+  }
+
+  async genbot(channel: string, request: GenbotRequest, as: Rights = 'member'): Promise<string> {
+    const user = this.#user(as);
+    const text = [request.action, request.name, request.value, request.workspace === true ? '--workspace' : undefined]
+      .filter((part) => part !== undefined)
+      .join(' ');
+    const { workspace } = this.h.slack;
+    const before = workspace.ephemerals.length;
+    await this.h.slack.userRunsCommand({ user, channel, command: '/genbot', text });
+    // `/genbot set|reset` is answered with the command's acknowledgement.
+    const answer = workspace.ephemerals
+      .slice(before)
+      .find((each) => each.user === user && each.source === 'command_ack');
+    if (answer === undefined) throw new Error(`/genbot ${text}: no private answer`);
+    return answer.text;
+  }
+
+  offeredSettingNames(): undefined {
+    return undefined;
+  }
+
+  async openSettingsForm(channel: string, as: Rights): Promise<SettingsForm> {
+    const user = this.#user(as);
+    const { slack } = this.h;
+    const before = new Set(slack.views.map((view) => view.id));
+    await slack.userRunsCommand({ user, channel, command: '/genbot', text: '' });
+    const view = await slack.waitFor(() => slack.views.find((each) => !before.has(each.id) && each.open));
+    return { channel, as, ref: view.id };
+  }
+
+  async submitSettingsForm(
+    form: SettingsForm,
+    values: Readonly<Record<string, string>>,
+    forgedChannel?: string,
+  ): Promise<string> {
+    const { slack } = this.h;
+    const user = this.#user(form.as);
+    const view = slack.views.find((each) => each.id === form.ref);
+    if (view === undefined) throw new Error(`no settings form ${form.ref}`);
+    const before = slack.workspace.ephemerals.length;
+    const submitted = await slack.userSubmitsView({
+      user,
+      viewId: view.id,
+      values: Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { value }])),
+      ...(forgedChannel === undefined ? {} : { forged: { privateMetadata: naming(view.view, forgedChannel) } }),
+    });
+    if (submitted.errors !== undefined) return Object.values(submitted.errors).join('\n');
+    if (submitted.updated === true) {
+      return viewTexts
+        .parse(view.view.blocks)
+        .flatMap((block) => (block.text === undefined ? [] : [block.text.text]))
+        .join('\n');
+    }
+    // Closed: the answer is a private message in the form's channel.
+    const answer = await eventually(
+      () =>
+        slack.workspace.ephemerals
+          .slice(before)
+          .find((each) => each.user === user && each.channel === form.channel && each.source === 'chat.postEphemeral'),
+      { what: 'the private answer to the settings form' },
+    );
+    return answer.text;
+  }
+
+  async settingChanges(channel: string): Promise<number> {
+    return (await this.h.store.settings.changes(this.#place(channel), 1_000)).length;
   }
 
   stop(): Promise<void> {
@@ -181,11 +296,23 @@ export class SlackPlatform implements Platform {
   }
 }
 
+/** The form's `private_metadata` with its place naming `channel` instead, its MAC kept: a tampered submission. */
+function naming(view: Record<string, unknown>, channel: string): string {
+  const [body = '', mac = ''] = String(view.private_metadata).split('.');
+  const place = formPlace.parse(JSON.parse(Buffer.from(body, 'base64url').toString()));
+  return `${Buffer.from(JSON.stringify({ ...place, c: channel })).toString('base64url')}.${mac}`;
+}
+
 /**
  * The suite's harness (HTTP mode, edits in place, the suite's service limits, logs captured), with
- * daily quotas, which the shared harness does not take: the bot as the launcher composes it.
+ * the operator's settings and, for a row's own bot, daily quotas or a worker started later, which the
+ * shared harness does not take: the bot as the launcher composes it.
  */
-async function startQuotaHarness(quota: BotQuota): Promise<Harness> {
+async function startSuiteHarness(options: {
+  quota?: BotQuota;
+  workerStarts?: 'later';
+}): Promise<{ harness: Harness; startWorker(): Promise<void> }> {
+  const { quota = {} } = options;
   const lines: string[] = [];
   const logger = createLogger({
     level: 'debug',
@@ -214,18 +341,21 @@ async function startQuotaHarness(quota: BotQuota): Promise<Harness> {
     SLACK_SIGNING_SECRET: SECRETS.signingSecret,
     SLACK_API_URL: slack.apiUrl,
     SLACK_PORT: '0',
+    SLACK_STREAMING: 'edit',
   });
   const bots = await startBots({
     slack: { slack: config.bot! },
     database: await inMemoryDatabase(),
-    models: { client, chatModel: 'claude-e2e', imageModel: 'gemini-image-e2e' },
+    models: { client, chatModel: OPERATOR.chatModel, imageModel: OPERATOR.imageModel },
     quota: { imagesPerDay: quota.imagesPerDay, chatTokensPerDay: undefined },
+    operator: OPERATOR,
     logger,
+    ...(options.workerStarts === undefined ? {} : { workerStarts: options.workerStarts }),
   });
   await bots.working;
   const bot = bots.slack!;
   slack.deliverTo(`http://127.0.0.1:${String(bot.port)}/slack/events`);
-  return {
+  const harness: Harness = {
     mode: 'http',
     streaming: 'edit',
     slack,
@@ -240,4 +370,5 @@ async function startQuotaHarness(quota: BotQuota): Promise<Harness> {
       await emulator.close();
     },
   };
+  return { harness, startWorker: () => bots.startWorker() };
 }
