@@ -109,10 +109,32 @@ export interface ThreadMessagesTable {
   whole_through: string | null;
 }
 
+export interface InstallationsTable {
+  /** The enterprise ID for an org-wide install, else the team ID. */
+  key: string;
+  enterprise_id: string | null;
+  team_id: string | null;
+  /** The installation, encrypted by the app: no token is ever in the clear here. */
+  sealed: string;
+  installed_at: Timestamp;
+  updated_at: Timestamp;
+  /** Who refreshes the token now, and until when (see InstallationStore.lease). */
+  lease_holder: string | null;
+  lease_until: OptionalTimestamp;
+}
+
+export interface OauthStatesTable {
+  state: string;
+  payload: string;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   jobs: JobsTable;
   image_versions: ImageVersionsTable;
   usage_ledger: UsageLedgerTable;
   settings: SettingsTable;
   thread_messages: ThreadMessagesTable;
+  installations: InstallationsTable;
+  oauth_states: OauthStatesTable;
 }

@@ -30,5 +30,6 @@ export type {
 } from './usage-ledger.js';
 export type { ScopedValues, SettingScope, SettingsStore } from './settings-store.js';
 export type { CachedThreadMessage, ThreadCacheStore, ThreadCoverage } from './thread-cache-store.js';
+export type { InstallationStore, NewInstallation, StoredInstallation } from './installation-store.js';
 export type { Store, SweepResult } from './store.js';
 export { StoreUnavailableError } from './store-unavailable-error.js';

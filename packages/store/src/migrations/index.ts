@@ -4,6 +4,7 @@ import * as threadMessages from './0002-thread-messages.js';
 import * as threadCoverage from './0003-thread-coverage.js';
 import * as buttonsAndVersions from './0004-buttons-and-versions.js';
 import * as versionTrees from './0005-version-trees.js';
+import * as installations from './0007-installations.js';
 
 /**
  * Every migration, oldest first, for both dialects. Names sort in order and
@@ -15,4 +16,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003-thread-coverage': threadCoverage,
   '0004-buttons-and-versions': buttonsAndVersions,
   '0005-version-trees': versionTrees,
+  '0007-installations': installations,
 };
