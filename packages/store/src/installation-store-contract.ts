@@ -43,6 +43,14 @@ export function describeInstallationContract(dialect: string, harness: () => Sto
       expect(await store.installations.get('E1')).toBeDefined();
     });
 
+    it('seals an installation again only while it is what was read', async () => {
+      await store.installations.put({ key: 'T1', enterpriseId: undefined, teamId: 'T1', sealed: 'old-key' });
+      expect(await store.installations.reseal('T1', 'old-key', 'new-key')).toBe(true);
+      await store.installations.put({ key: 'T1', enterpriseId: undefined, teamId: 'T1', sealed: 'refreshed' });
+      expect(await store.installations.reseal('T1', 'new-key', 'stale-resealed')).toBe(false);
+      expect((await store.installations.get('T1'))?.sealed).toBe('refreshed');
+    });
+
     it('gives an installation lease to one holder at a time, until it is given back or runs out', async () => {
       await store.installations.put({ key: 'T1', enterpriseId: undefined, teamId: 'T1', sealed: 'x' });
       const until = new Date(clock.now().getTime() + MINUTE);

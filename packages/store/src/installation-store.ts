@@ -57,6 +57,16 @@ export function createInstallationStore({ db, now }: StoreContext): Installation
       return row === undefined ? undefined : parseInstallation(row);
     },
 
+    async reseal(key: string, previous: string, next: string): Promise<boolean> {
+      const result = await db
+        .updateTable('installations')
+        .set({ sealed: next })
+        .where('key', '=', key)
+        .where('sealed', '=', previous)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
     async delete(key: string): Promise<boolean> {
       const result = await db.deleteFrom('installations').where('key', '=', key).executeTakeFirst();
       return result.numDeletedRows > 0n;

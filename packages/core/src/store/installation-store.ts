@@ -26,6 +26,12 @@ export interface InstallationStore {
   /** Stores or replaces the installation under its key (an install again, a refreshed token). */
   put(installation: NewInstallation): Promise<void>;
   get(key: string): Promise<StoredInstallation | undefined>;
+  /**
+   * Replaces the sealed installation only while it is still `previous` (a
+   * key rotation's sealing again must not undo a token refreshed meanwhile);
+   * true when replaced.
+   */
+  reseal(key: string, previous: string, next: string): Promise<boolean>;
   /** Deletes the installation; false when there was none. */
   delete(key: string): Promise<boolean>;
   /**
