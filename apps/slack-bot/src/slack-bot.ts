@@ -4,7 +4,7 @@ import type { Logger } from '@genbot/core/log';
 import { type Metrics, noMetrics } from '@genbot/core/metrics';
 import type { BotRuntime } from '@genbot/core/runtime';
 import { webApi } from '@slack/bolt';
-import { createBoltApp, startBoltApp, webClientOptions } from './app.js';
+import { type BoltAuth, createBoltApp, startBoltApp, webClientOptions } from './app.js';
 import { boltLogger } from './bolt-logger.js';
 import { countDeliveries, countRateLimits, timeAcknowledgements } from './delivery-metrics.js';
 import type { SlackConfig } from './config.js';
@@ -17,16 +17,14 @@ import { registerResultButtons } from './handlers/result-buttons.js';
 import { registerThreadEvents } from './handlers/thread-events.js';
 import { registerUnknownCommands } from './handlers/unknown-command.js';
 import { registerUsageCommand } from './handlers/usage-command.js';
-import type { SlackJobs } from './handlers/context.js';
-import { SlackDmSurface } from './dm-surface.js';
-import { slackSurfaces } from './job-surfaces.js';
-import type { ThreadCacheStore } from '@genbot/core/store';
+import type { ListenerContext, SlackJobs } from './handlers/context.js';
+import { registerInstallEvents } from './handlers/install-events.js';
+import { WorkspaceInstalls } from './install-provider.js';
+import type { InstallationStore, ThreadCacheStore } from '@genbot/core/store';
 import { StoredThreadCache, type SurfaceFactory } from '@genbot/core/jobs';
-import type { BotIdentity } from './parse-thread.js';
 import { SLASH_COMMANDS } from './registrations.js';
 import { whoAmI } from './who-am-i.js';
-import { SlackSurface } from './surface.js';
-import { UserDirectory } from './user-directory.js';
+import { installedWorkspaces, SlackWorkspaces, workspaceParts } from './workspaces.js';
 
 export interface SlackBotOptions {
   /** From `parseSlackEnv(env).bot`, or made up for an emulated Slack. */
@@ -40,8 +38,10 @@ export interface SlackBotOptions {
   runtime: BotRuntime;
   /** What the bot learns of its threads from events (default: kept in `threadStore`, else in this process's memory). */
   threads?: ThreadCache;
-  /** Where the thread cache is kept across restarts (`thread_messages`). */
+  /** Where the thread cache is kept across restarts (`thread_messages`), per workspace. */
   threadStore?: ThreadCacheStore;
+  /** Where installations are kept: needed with installs (`slack.installs`). */
+  installations?: InstallationStore;
   /**
    * The jobs floor: every request is recorded and queued through its intake
    * (a worker answers it with `SlackBot.surfaces`), and `/usage` answers from
@@ -81,41 +81,68 @@ function postedAt(ts: string): Date {
   return Number.isFinite(seconds) ? new Date(seconds * 1000) : new Date();
 }
 
-function threadCache(store: ThreadCacheStore | undefined, identity: BotIdentity, logger: Logger): ThreadCache {
+function threadCache(store: ThreadCacheStore | undefined, workspaceId: string, logger: Logger): ThreadCache {
   if (store === undefined) return new InMemoryThreadCache();
-  return new StoredThreadCache({ store, platform: 'slack', workspaceId: identity.teamId, postedAt, logger });
+  return new StoredThreadCache({ store, platform: 'slack', workspaceId, postedAt, logger });
 }
 
 /**
  * Connects the bot to Slack (HTTP or Socket Mode, by configuration) and
- * turns `/imagine`, mentions and direct messages into jobs. Resolves once it is receiving; rejects when the token is refused or the port is taken.
+ * turns `/imagine`, mentions and direct messages into jobs. With one bot
+ * token it answers that workspace; with installs, each delivery and job is
+ * answered with its own workspace's token. Resolves once it is receiving;
+ * rejects when the token is refused or the port is taken.
  */
 export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot> {
   const { slack } = options;
-  const { botToken } = slack;
   const logger = options.logger.child({ component: 'slack-bot' });
   const libraryLogger = boltLogger(options.logger);
   const clientOptions = webClientOptions(slack.apiUrl, libraryLogger);
-  const client = new webApi.WebClient(botToken, clientOptions);
   const metrics = options.metrics ?? noMetrics;
-  countRateLimits(client, metrics);
-  const identity = await whoAmI(client);
-  const app = createBoltApp({ slack, identity, logger: libraryLogger, clientOptions });
+  const recipe = { apiUrl: slack.apiUrl, streaming: slack.streaming, logger };
+  let workspaces: SlackWorkspaces;
+  let auth: BoltAuth;
+  let installs: WorkspaceInstalls | undefined;
+  if (slack.installs === undefined) {
+    const { botToken } = slack;
+    const client = new webApi.WebClient(botToken, clientOptions);
+    countRateLimits(client, metrics);
+    const identity = await whoAmI(client);
+    const threads = options.threads ?? threadCache(options.threadStore, identity.teamId, logger);
+    const token = async () => botToken;
+    workspaces = SlackWorkspaces.single(
+      workspaceParts(identity.teamId, { ...recipe, client, token, identity, threads }),
+    );
+    auth = { kind: 'token', botToken, identity };
+  } else {
+    if (options.installations === undefined) throw new Error('installs need the store of installations');
+    const workspaceInstalls = new WorkspaceInstalls({
+      installs: slack.installs,
+      apiUrl: slack.apiUrl,
+      store: options.installations,
+      logger,
+      libraryLogger,
+      clientOptions,
+    });
+    installs = workspaceInstalls;
+    workspaces = installedWorkspaces({
+      ...recipe,
+      installs: workspaceInstalls,
+      clientOptions,
+      watch: (client) => countRateLimits(client, metrics),
+      threads: (workspaceId) => options.threads ?? threadCache(options.threadStore, workspaceId, logger),
+    });
+    auth = {
+      kind: 'installs',
+      authorize: workspaceInstalls.authorize,
+      routes: workspaceInstalls.routes,
+      port: slack.installs.port,
+    };
+  }
+  const app = createBoltApp({ slack, auth, logger: libraryLogger, clientOptions });
   const { mode } = slack.connection;
 
   const { runtime } = options;
-  const threads = options.threads ?? threadCache(options.threadStore, identity, logger);
-  const surfaceOptions = {
-    client,
-    identity,
-    botToken,
-    apiUrl: slack.apiUrl,
-    users: new UserDirectory((user) => client.users.info({ user }), logger),
-    streaming: slack.streaming,
-    logger,
-    threads,
-  };
-  const surface = new SlackSurface(surfaceOptions);
   // First, so every delivery is counted whichever listener takes it.
   countDeliveries(app, metrics);
   // Then each waits its turn of the loop: Bolt has acknowledged events already, commands wait a turn for theirs.
@@ -123,16 +150,16 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
     await runtime.turns.take();
     await next();
   });
-  const context = {
-    surface,
-    runtime,
-    identity,
-    logger,
-    seen: options.seen ?? new InMemorySeenKeys(),
-    threads,
-    client,
-    jobs: options.jobs,
+  const shared = { runtime, logger, seen: options.seen ?? new InMemorySeenKeys(), jobs: options.jobs };
+  const context: ListenerContext = {
+    ...shared,
+    at: async (origin) => {
+      const parts = workspaces.of(origin);
+      const { surface, client, threads } = parts;
+      return { ...shared, surface, client, threads, identity: await parts.identity() };
+    },
   };
+  if (installs !== undefined) registerInstallEvents(app, { installs, workspaces, logger });
   registerImagineCommand(app, context);
   registerUsageCommand(app, context, options.jobs);
   registerResultButtons(app, context, options.jobs);
@@ -149,7 +176,10 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
   const receiving = await startBoltApp(app, slack.connection, runtime.turns);
   if (receiving !== undefined) timeAcknowledgements(receiving.server, metrics);
   const port = receiving?.port;
-  logger.info({ mode, port, streaming: slack.streaming, botUserId: identity.userId }, 'Slack bot started');
+  logger.info(
+    { mode, port, streaming: slack.streaming, workspaces: installs === undefined ? 'one' : 'installed' },
+    'Slack bot started',
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = async (drainMs: number): Promise<void> => {
@@ -164,7 +194,7 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
   return {
     mode,
     port,
-    surfaces: slackSurfaces(surface, new SlackDmSurface(surfaceOptions)),
+    surfaces: workspaces.surfaces(),
     stop: (stopOptions = {}) => {
       stopping ??= stop(stopOptions.drainMs ?? DEFAULT_DRAIN_MS);
       return stopping;

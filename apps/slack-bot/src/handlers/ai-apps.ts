@@ -2,7 +2,7 @@ import type { Metrics } from '@genbot/core/metrics';
 import type { App } from '@slack/bolt';
 import { registerAppHome } from './app-home.js';
 import { registerAssistantThreads } from './assistant-thread.js';
-import type { HandlerContext, SlackJobs } from './context.js';
+import type { ListenerContext, SlackJobs } from './context.js';
 import { registerReplyFeedback } from './reply-feedback.js';
 
 /**
@@ -13,7 +13,7 @@ import { registerReplyFeedback } from './reply-feedback.js';
  */
 export function registerAiApps(
   app: App,
-  context: HandlerContext,
+  context: ListenerContext,
   options: { jobs: SlackJobs; tools: boolean; metrics: Metrics },
 ): void {
   registerAppHome(app, context, { usage: options.jobs.usage, tools: options.tools });
