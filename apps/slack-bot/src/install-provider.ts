@@ -86,6 +86,8 @@ export class WorkspaceInstalls {
       scopes: Object.keys(BOT_SCOPES),
       ...(installs.redirectUrl === undefined ? {} : { redirectUri: installs.redirectUrl }),
     };
+    // The installer's clients log through its own logger.
+    const { logger: _clientLogger, ...installerClientOptions } = options.clientOptions;
     this.#provider = new InstallProvider({
       clientId: installs.clientId,
       clientSecret: installs.clientSecret,
@@ -95,8 +97,9 @@ export class WorkspaceInstalls {
       // Straight to Slack's page, on the host of the Web API (slack.com, or a stand-in in tests).
       directInstall: true,
       authorizationUrl: new URL('/oauth/v2/authorize', options.apiUrl).toString(),
-      clientOptions: options.clientOptions,
-      logger: options.libraryLogger,
+      clientOptions: installerClientOptions,
+      // Its web client logs request bodies at debug: here they hold the client secret, codes and refresh tokens.
+      logger: withoutDebug(options.libraryLogger),
     });
   }
 
@@ -200,6 +203,10 @@ export class WorkspaceInstalls {
       },
     });
   }
+}
+
+function withoutDebug(logger: BoltLogger): BoltLogger {
+  return { ...logger, debug: () => undefined };
 }
 
 function nowS(): number {
