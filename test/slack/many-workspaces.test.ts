@@ -218,4 +218,38 @@ describe('Slack in many workspaces', () => {
     await mention(rig, 'C1');
     expect(rig.slack.oauthExchanges.map((exchange) => exchange.key)).toEqual(['T1', 'T2']);
   });
+
+  it('refreshes a rotated token before it expires, once, when two replicas need it at the same time', async () => {
+    const rig = await startRig();
+    const replicaA = await rig.startBot();
+    const replicaB = await rig.startBot();
+    const app = { clientId: INSTALLS.SLACK_CLIENT_ID, clientSecret: INSTALLS.SLACK_CLIENT_SECRET };
+    // Installed with a token that has a minute left: inside the two hours before expiry when Bolt refreshes.
+    rig.slack.allowInstalls({ ...app, redirectUrl: `${replicaA.base}/slack/oauth_redirect`, tokenExpiresInS: 60 });
+    expect((await install(rig, replicaA.base, 'T2')).status).toBe(200);
+    const installed = await replicaA.bots.jobs.store.installations.get('T2');
+    rig.slack.allowInstalls({ ...app, redirectUrl: `${replicaA.base}/slack/oauth_redirect`, tokenExpiresInS: 43_200 });
+    rig.slack.deliverTo([`${replicaA.base}/slack/events`, `${replicaB.base}/slack/events`]);
+
+    const asked = await Promise.all([
+      rig.slack.userSays({ user: 'U1', channel: 'C2', text: '<@UBOT> first' }),
+      rig.slack.userSays({ user: 'U2', channel: 'C2', text: '<@UBOT> second' }),
+    ]);
+    const targets = asked.flatMap((message) => message.deliveries.flatMap((d) => d.attempts.map((a) => a.target)));
+    expect(new Set(targets).size).toBe(2);
+    for (const message of asked) {
+      await rig.slack.waitFor(
+        () => rig.slack.workspace.botMessages('UBOT', { channel: 'C2', threadTs: message.ts })[0],
+        {
+          timeoutMs: 15_000,
+        },
+      );
+    }
+    expect(rig.slack.oauthExchanges.map((exchange) => [exchange.grantType, exchange.key, exchange.ok])).toEqual([
+      ['authorization_code', 'T2', true],
+      ['refresh_token', 'T2', true],
+    ]);
+    expect((await replicaB.bots.jobs.store.installations.get('T2'))?.sealed).not.toBe(installed?.sealed);
+    expect(callsIn(rig.slack, 'C2').filter((call) => !call.ok)).toEqual([]);
+  });
 });

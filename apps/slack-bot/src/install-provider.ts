@@ -64,6 +64,7 @@ export class WorkspaceInstalls {
   readonly #logger: Logger;
   readonly #holder = randomUUID();
   readonly #tokens = new Map<string, { token: string; until: number }>();
+  readonly #refreshes = new Map<string, Promise<AuthorizeResult>>();
   readonly #installUrlOptions: { scopes: string[]; redirectUri?: string };
 
   constructor(options: {
@@ -163,7 +164,24 @@ export class WorkspaceInstalls {
     this.#logger.info({ installation: key }, 'installation deleted');
   }
 
+  /** One refresh at a time in this process (the lease keeps other processes out). */
   async #refreshing(key: string, source: Query): Promise<AuthorizeResult> {
+    const inFlight = this.#refreshes.get(key);
+    if (inFlight !== undefined) {
+      // Another call here refreshes it: its token is read afresh once it is done.
+      await inFlight.catch(() => undefined);
+      return this.authorize(source);
+    }
+    const refresh = this.#leased(key, source);
+    this.#refreshes.set(key, refresh);
+    try {
+      return await refresh;
+    } finally {
+      this.#refreshes.delete(key);
+    }
+  }
+
+  async #leased(key: string, source: Query): Promise<AuthorizeResult> {
     const deadline = Date.now() + 2 * LEASE_MS;
     for (;;) {
       if (await this.#store.lease(key, this.#holder, new Date(Date.now() + LEASE_MS))) {
