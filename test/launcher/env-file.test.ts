@@ -69,12 +69,6 @@ const NOT_YET_BUILT: Readonly<Record<string, string>> = {
   ADMIN_USER_IDS: 'issue 31',
   BUDGET_IMAGES_PER_DAY: 'issue 31',
   BUDGET_CHAT_TOKENS_PER_DAY: 'issue 31',
-  SLACK_CLIENT_ID: 'issue 32',
-  SLACK_CLIENT_SECRET: 'issue 32',
-  SLACK_STATE_SECRET: 'issue 32',
-  SECRETS_KEY: 'issue 32',
-  SECRETS_KEY_PREVIOUS: 'issue 32',
-  SLACK_REDIRECT_URL: 'issue 32',
 };
 
 /** Every variable the contract's environment table names; a row may name several (`CHAT_MODELS`, `IMAGE_MODELS`). */
