@@ -10,7 +10,7 @@ import { startEmulator, type Emulator } from '@genbot/emulator';
 import { startSlackFake, type SlackFake } from '@genbot/fakes';
 import { parseSlackEnv } from '@genbot/slack-bot';
 import { openStore } from '@genbot/store';
-import { eventually } from '@genbot/test-servers';
+import { eventually, freeLoopbackPort } from '@genbot/test-servers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Bots, openedDatabase, startBots } from '@genbot/cli/wiring';
 import { SECRETS } from './support/harness.js';
@@ -38,8 +38,14 @@ interface Rig {
   emulator: Emulator;
   dir: string;
   logs(): string;
-  /** Starts the bot on the rig's SQLite file, with these keys; stop the previous one first. */
-  startBot(keys?: { SECRETS_KEY: string; SECRETS_KEY_PREVIOUS?: string }): Promise<{ bots: Bots; base: string }>;
+  /**
+   * Starts the bot on the rig's SQLite file, with these keys (and `socketPort`: in Socket Mode, the
+   * install paths on that port); stop the previous one first.
+   */
+  startBot(
+    keys?: { SECRETS_KEY: string; SECRETS_KEY_PREVIOUS?: string },
+    socketPort?: number,
+  ): Promise<{ bots: Bots; base: string }>;
 }
 
 async function startRig(): Promise<Rig> {
@@ -66,13 +72,14 @@ async function startRig(): Promise<Rig> {
     emulator,
     dir,
     logs: () => lines.join(''),
-    async startBot(keys = { SECRETS_KEY: KEY }) {
+    async startBot(keys = { SECRETS_KEY: KEY }, socketPort = undefined) {
       const config = parseSlackEnv({
         ...INSTALLS,
         ...keys,
-        SLACK_SIGNING_SECRET: SECRETS.signingSecret,
+        ...(socketPort === undefined
+          ? { SLACK_SIGNING_SECRET: SECRETS.signingSecret, SLACK_PORT: '0' }
+          : { SLACK_APP_TOKEN: slack.identity.appToken, SLACK_PORT: String(socketPort) }),
         SLACK_API_URL: slack.apiUrl,
-        SLACK_PORT: '0',
       });
       const bots = await startBots({
         slack: { slack: config.bot! },
@@ -82,8 +89,9 @@ async function startRig(): Promise<Rig> {
       });
       cleanups.push(() => bots.stop());
       await bots.working;
-      const base = `http://127.0.0.1:${String(bots.slack?.port)}`;
-      slack.deliverTo(`${base}/slack/events`);
+      const base = `http://127.0.0.1:${String(socketPort ?? bots.slack?.port)}`;
+      if (socketPort === undefined) slack.deliverTo(`${base}/slack/events`);
+      else await slack.waitFor(() => slack.socketConnected, { timeoutMs: 10_000 });
       slack.allowInstalls({
         clientId: INSTALLS.SLACK_CLIENT_ID,
         clientSecret: INSTALLS.SLACK_CLIENT_SECRET,
@@ -251,5 +259,16 @@ describe('Slack in many workspaces', () => {
     ]);
     expect((await replicaB.bots.jobs.store.installations.get('T2'))?.sealed).not.toBe(installed?.sealed);
     expect(callsIn(rig.slack, 'C2').filter((call) => !call.ok)).toEqual([]);
+  });
+
+  it('in Socket Mode, serves the install paths on SLACK_PORT and answers the installed workspaces over the socket', async () => {
+    const rig = await startRig();
+    const { base } = await rig.startBot({ SECRETS_KEY: KEY }, await freeLoopbackPort());
+    expect((await install(rig, base, 'T1')).status).toBe(200);
+    expect((await install(rig, base, 'T2')).status).toBe(200);
+    await mention(rig, 'C1');
+    await mention(rig, 'C2');
+    expect(new Set(callsIn(rig.slack, 'C2').map((call) => call.team))).toEqual(new Set(['T2']));
+    expect(rig.slack.calls.filter((call) => !call.ok)).toEqual([]);
   });
 });
