@@ -53,6 +53,9 @@ describe.runIf(installed)('many workspaces: Slack replicas behind nginx, workers
     deployment = await startDeployment({ name: 'many-workspaces-scale' });
     ({ engines, slack } = deployment);
     slack.addTeam({ id: 'T2', name: 'Second Team' }, [{ id: 'C2', name: 'second-general' }]);
+    slack.addTeam({ id: 'T3', name: 'Org Team', enterprise: { id: 'E1', name: 'The Org' } }, [
+      { id: 'C3', name: 'org-general' },
+    ]);
     const env = { ...INSTALLS, SLACK_BOT_TOKEN: '', SECRETS_KEY: randomBytes(32).toString('base64') };
     await Promise.all(['slack-1', 'slack-2', 'worker-1', 'worker-2'].map((name) => deployment.start(name, env)));
     slack.deliverTo(engines.requestUrl);
@@ -87,6 +90,14 @@ describe.runIf(installed)('many workspaces: Slack replicas behind nginx, workers
     const stored = await deployment.store.installations.get('T1');
     expect(stored?.sealed).toBeDefined();
     expect(stored?.sealed).not.toMatch(/xox[bep]-/);
+  });
+
+  it("answers a workspace of an org-wide install from the workers, which know the job's team only", async () => {
+    expect((await install('E1', baseOf(engines.requestUrl))).status).toBe(200);
+    await mention('C3');
+    const inOrg = slack.calls.filter((call) => call.args.channel === 'C3' || call.args.channel_id === 'C3');
+    expect(new Set(inOrg.map((call) => call.team))).toEqual(new Set(['E1']));
+    expect(inOrg.filter((call) => !call.ok)).toEqual([]);
   });
 
   it('deletes an uninstalled workspace on whichever replica hears it', async () => {

@@ -271,4 +271,25 @@ describe('Slack in many workspaces', () => {
     expect(new Set(callsIn(rig.slack, 'C2').map((call) => call.team))).toEqual(new Set(['T2']));
     expect(rig.slack.calls.filter((call) => !call.ok)).toEqual([]);
   });
+
+  it("installs org-wide for an enterprise, its workspaces answered with the org's token, after a restart too", async () => {
+    const rig = await startRig();
+    rig.slack.addTeam({ id: 'T3', name: 'Org Team', enterprise: { id: 'E1', name: 'The Org' } }, [
+      { id: 'C3', name: 'org-general' },
+    ]);
+    const started = await rig.startBot();
+    const installedOrg = await install(rig, started.base, 'E1');
+    expect(installedOrg.status).toBe(200);
+    expect(installedOrg.page).toContain(escapedHtml(copy.installed('The Org')));
+    expect(await started.bots.jobs.store.installations.get('E1')).toMatchObject({
+      enterpriseId: 'E1',
+      teamId: undefined,
+    });
+    await mention(rig, 'C3');
+    await started.bots.stop({ drainMs: 2_000 });
+    await rig.startBot();
+    await mention(rig, 'C3');
+    expect(new Set(callsIn(rig.slack, 'C3').map((call) => call.team))).toEqual(new Set(['E1']));
+    expect(rig.slack.calls.filter((call) => !call.ok)).toEqual([]);
+  });
 });

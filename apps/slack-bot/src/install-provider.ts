@@ -65,6 +65,8 @@ export class WorkspaceInstalls {
   readonly #holder = randomUUID();
   readonly #tokens = new Map<string, { token: string; until: number }>();
   readonly #refreshes = new Map<string, Promise<AuthorizeResult>>();
+  /** Teams linked to their org-wide installation by this process already. */
+  readonly #linked = new Map<string, string>();
   readonly #installUrlOptions: { scopes: string[]; redirectUri?: string };
 
   constructor(options: {
@@ -129,6 +131,7 @@ export class WorkspaceInstalls {
     const key = installationKey(source);
     const installation = await this.#installations.find(key);
     if (installation === undefined) throw new NotInstalledError(`genbot is not installed in ${key}`);
+    if (source.isEnterpriseInstall && source.teamId !== undefined) await this.#link(source.teamId, key);
     const result = expiresSoon(installation, nowS())
       ? await this.#refreshing(key, source)
       : await this.#provider.authorize(source);
@@ -143,23 +146,46 @@ export class WorkspaceInstalls {
    * for it. Rejects with NotInstalledError once it is uninstalled.
    */
   async botToken(origin: DeliveryOrigin): Promise<string> {
-    const query = queryOf(origin);
-    const key = installationKey(query);
-    const cached = this.#tokens.get(key);
+    const workspace = installationKey(queryOf(origin));
+    const cached = this.#tokens.get(workspace);
     if (cached !== undefined && cached.until > Date.now()) return cached.token;
-    const result = await this.authorize(query);
-    if (result.botToken === undefined) throw new NotInstalledError(`no bot token installed in ${key}`);
+    const result = await this.#authorizeWorkspace(origin);
+    if (result.botToken === undefined) throw new NotInstalledError(`no bot token installed for ${workspace}`);
     const expiresAtMs =
       result.botTokenExpiresAt === undefined ? Number.POSITIVE_INFINITY : result.botTokenExpiresAt * 1000;
-    this.#tokens.set(key, { token: result.botToken, until: Math.min(Date.now() + TOKEN_CACHE_MS, expiresAtMs) });
+    this.#tokens.set(workspace, { token: result.botToken, until: Math.min(Date.now() + TOKEN_CACHE_MS, expiresAtMs) });
     return result.botToken;
+  }
+
+  /**
+   * A job names its team only: with no installation of the team's own, the
+   * org-wide one its deliveries came through (linked as they arrived).
+   */
+  async #authorizeWorkspace(origin: DeliveryOrigin): Promise<AuthorizeResult> {
+    const query = queryOf(origin);
+    try {
+      return await this.authorize(query);
+    } catch (error) {
+      if (!(error instanceof NotInstalledError) || query.isEnterpriseInstall || query.teamId === undefined) throw error;
+      const key = await this.#store.linkedKey(query.teamId);
+      if (key === undefined) throw error;
+      return this.authorize({ teamId: query.teamId, enterpriseId: key, isEnterpriseInstall: true });
+    }
+  }
+
+  async #link(teamId: string, key: string): Promise<void> {
+    if (this.#linked.get(teamId) === key) return;
+    await this.#store.linkTeam(teamId, key);
+    this.#linked.set(teamId, key);
   }
 
   /** `app_uninstalled`, or the bot's token revoked: the installation and its tokens are deleted. */
   async uninstall(origin: DeliveryOrigin): Promise<void> {
     const query = queryOf(origin);
     const key = installationKey(query);
-    this.#tokens.delete(key);
+    // Cached by workspace: an org's are among them.
+    this.#tokens.clear();
+    this.#linked.clear();
     await this.#installations.deleteInstallation(query);
     this.#logger.info({ installation: key }, 'installation deleted');
   }

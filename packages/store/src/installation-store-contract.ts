@@ -43,6 +43,18 @@ export function describeInstallationContract(dialect: string, harness: () => Sto
       expect(await store.installations.get('E1')).toBeDefined();
     });
 
+    it('links the workspaces of an org-wide installation to it, until it is deleted', async () => {
+      await store.installations.put({ key: 'E1', enterpriseId: 'E1', teamId: undefined, sealed: 'org' });
+      await store.installations.linkTeam('T3', 'E1');
+      await store.installations.linkTeam('T3', 'E1');
+      await store.installations.linkTeam('T4', 'E1');
+      expect(await store.installations.linkedKey('T3')).toBe('E1');
+      expect(await store.installations.linkedKey('T9')).toBeUndefined();
+      await store.installations.delete('E1');
+      expect(await store.installations.linkedKey('T3')).toBeUndefined();
+      expect(await store.installations.linkedKey('T4')).toBeUndefined();
+    });
+
     it('seals an installation again only while it is what was read', async () => {
       await store.installations.put({ key: 'T1', enterpriseId: undefined, teamId: 'T1', sealed: 'old-key' });
       expect(await store.installations.reseal('T1', 'old-key', 'new-key')).toBe(true);

@@ -68,8 +68,26 @@ export function createInstallationStore({ db, now }: StoreContext): Installation
     },
 
     async delete(key: string): Promise<boolean> {
+      await db.deleteFrom('installation_teams').where('installation_key', '=', key).execute();
       const result = await db.deleteFrom('installations').where('key', '=', key).executeTakeFirst();
       return result.numDeletedRows > 0n;
+    },
+
+    async linkTeam(teamId: string, key: string): Promise<void> {
+      await db
+        .insertInto('installation_teams')
+        .values({ team_id: teamId, installation_key: key })
+        .onConflict((conflict) => conflict.column('team_id').doUpdateSet({ installation_key: key }))
+        .execute();
+    },
+
+    async linkedKey(teamId: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('installation_teams')
+        .select('installation_key')
+        .where('team_id', '=', teamId)
+        .executeTakeFirst();
+      return row === undefined ? undefined : z.string().parse(row.installation_key);
     },
 
     async lease(key: string, holder: string, until: Date): Promise<boolean> {

@@ -123,6 +123,12 @@ export interface InstallationsTable {
   lease_until: OptionalTimestamp;
 }
 
+/** A workspace met under an org-wide installation: its jobs find their token through it. */
+export interface InstallationTeamsTable {
+  team_id: string;
+  installation_key: string;
+}
+
 export interface OauthStatesTable {
   state: string;
   payload: string;
@@ -136,5 +142,6 @@ export interface Database {
   settings: SettingsTable;
   thread_messages: ThreadMessagesTable;
   installations: InstallationsTable;
+  installation_teams: InstallationTeamsTable;
   oauth_states: OauthStatesTable;
 }

@@ -32,8 +32,15 @@ export interface InstallationStore {
    * true when replaced.
    */
   reseal(key: string, previous: string, next: string): Promise<boolean>;
-  /** Deletes the installation; false when there was none. */
+  /** Deletes the installation, and its teams' links; false when there was none. */
   delete(key: string): Promise<boolean>;
+  /**
+   * Records that `teamId` is answered through the org-wide installation
+   * `key`: a job knows its team only, and finds the installation this way.
+   */
+  linkTeam(teamId: string, key: string): Promise<void>;
+  /** The installation a team was linked to, if any. */
+  linkedKey(teamId: string): Promise<string | undefined>;
   /**
    * Takes the lease on an installation for `holder` until `until`, so one
    * process at a time refreshes its token; true when taken (or already held
