@@ -36,11 +36,15 @@ const installOptions = z.object({
  * would install again for its 10 minutes.
  */
 export class OneUseStateStore implements StateStore {
-  readonly #store: InstallationPort;
+  readonly #store: Pick<InstallationPort, 'putState' | 'takeState'>;
   readonly #secret: string;
   readonly #now: () => Date;
 
-  constructor(options: { store: InstallationPort; stateSecret: string; now?: () => Date }) {
+  constructor(options: {
+    store: Pick<InstallationPort, 'putState' | 'takeState'>;
+    stateSecret: string;
+    now?: () => Date;
+  }) {
     this.#store = options.store;
     this.#secret = options.stateSecret;
     this.#now = options.now ?? (() => new Date());
