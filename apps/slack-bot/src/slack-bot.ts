@@ -3,11 +3,11 @@ import { InMemorySeenKeys, type SeenKeys } from '@genbot/core/scheduling';
 import type { Logger } from '@genbot/core/log';
 import { type Metrics, noMetrics } from '@genbot/core/metrics';
 import type { BotRuntime } from '@genbot/core/runtime';
-import { webApi } from '@slack/bolt';
+import { type Logger as BoltLogger, webApi } from '@slack/bolt';
 import { type BoltAuth, createBoltApp, startBoltApp, webClientOptions } from './app.js';
 import { boltLogger } from './bolt-logger.js';
 import { countDeliveries, countRateLimits, timeAcknowledgements } from './delivery-metrics.js';
-import type { SlackConfig } from './config.js';
+import type { SlackConfig, SlackInstalls } from './config.js';
 import { registerAiApps } from './handlers/ai-apps.js';
 import { registerAppMention } from './handlers/app-mention.js';
 import { registerDirectMessages } from './handlers/direct-message.js';
@@ -86,6 +86,69 @@ function threadCache(store: ThreadCacheStore | undefined, workspaceId: string, l
   return new StoredThreadCache({ store, platform: 'slack', workspaceId, postedAt, logger });
 }
 
+/** What a bot is made of besides its listeners: its options, logs, client options and metrics. */
+interface BotParts {
+  options: SlackBotOptions;
+  logger: Logger;
+  libraryLogger: BoltLogger;
+  clientOptions: webApi.WebClientOptions;
+  metrics: Metrics;
+}
+
+/** Whom the bot answers, and how Bolt finds a delivery's token. */
+interface Audience {
+  workspaces: SlackWorkspaces;
+  auth: BoltAuth;
+  /** With installs: the installations, for the uninstall events. */
+  installs: WorkspaceInstalls | undefined;
+}
+
+/** One bot token: its workspace, whose ids auth.test tells once at start. */
+async function oneWorkspace(botToken: string, parts: BotParts): Promise<Audience> {
+  const { options, logger, clientOptions, metrics } = parts;
+  const client = new webApi.WebClient(botToken, clientOptions);
+  countRateLimits(client, metrics);
+  const identity = await whoAmI(client);
+  const threads = options.threads ?? threadCache(options.threadStore, identity.teamId, logger);
+  const recipe = { apiUrl: options.slack.apiUrl, streaming: options.slack.streaming, logger };
+  const token = async () => botToken;
+  return {
+    workspaces: SlackWorkspaces.single(
+      workspaceParts(identity.teamId, { ...recipe, client, token, identity, threads }),
+    ),
+    auth: { kind: 'token', botToken, identity },
+    installs: undefined,
+  };
+}
+
+/** Installs: every workspace the app is installed in, each met when its first delivery or job comes. */
+function installedInto(config: SlackInstalls, parts: BotParts): Audience {
+  const { options, logger, libraryLogger, clientOptions, metrics } = parts;
+  if (options.installations === undefined) throw new Error('installs need the store of installations');
+  const installs = new WorkspaceInstalls({
+    installs: config,
+    apiUrl: options.slack.apiUrl,
+    store: options.installations,
+    logger,
+    libraryLogger,
+    clientOptions,
+  });
+  const workspaces = installedWorkspaces({
+    apiUrl: options.slack.apiUrl,
+    streaming: options.slack.streaming,
+    logger,
+    installs,
+    clientOptions,
+    watch: (client) => countRateLimits(client, metrics),
+    threads: (workspaceId) => options.threads ?? threadCache(options.threadStore, workspaceId, logger),
+  });
+  return {
+    workspaces,
+    auth: { kind: 'installs', authorize: installs.authorize, routes: installs.routes, port: config.port },
+    installs,
+  };
+}
+
 /**
  * Connects the bot to Slack (HTTP or Socket Mode, by configuration) and
  * turns `/imagine`, mentions and direct messages into jobs. With one bot
@@ -99,46 +162,9 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
   const libraryLogger = boltLogger(options.logger);
   const clientOptions = webClientOptions(slack.apiUrl, libraryLogger);
   const metrics = options.metrics ?? noMetrics;
-  const recipe = { apiUrl: slack.apiUrl, streaming: slack.streaming, logger };
-  let workspaces: SlackWorkspaces;
-  let auth: BoltAuth;
-  let installs: WorkspaceInstalls | undefined;
-  if (slack.installs === undefined) {
-    const { botToken } = slack;
-    const client = new webApi.WebClient(botToken, clientOptions);
-    countRateLimits(client, metrics);
-    const identity = await whoAmI(client);
-    const threads = options.threads ?? threadCache(options.threadStore, identity.teamId, logger);
-    const token = async () => botToken;
-    workspaces = SlackWorkspaces.single(
-      workspaceParts(identity.teamId, { ...recipe, client, token, identity, threads }),
-    );
-    auth = { kind: 'token', botToken, identity };
-  } else {
-    if (options.installations === undefined) throw new Error('installs need the store of installations');
-    const workspaceInstalls = new WorkspaceInstalls({
-      installs: slack.installs,
-      apiUrl: slack.apiUrl,
-      store: options.installations,
-      logger,
-      libraryLogger,
-      clientOptions,
-    });
-    installs = workspaceInstalls;
-    workspaces = installedWorkspaces({
-      ...recipe,
-      installs: workspaceInstalls,
-      clientOptions,
-      watch: (client) => countRateLimits(client, metrics),
-      threads: (workspaceId) => options.threads ?? threadCache(options.threadStore, workspaceId, logger),
-    });
-    auth = {
-      kind: 'installs',
-      authorize: workspaceInstalls.authorize,
-      routes: workspaceInstalls.routes,
-      port: slack.installs.port,
-    };
-  }
+  const parts = { options, logger, libraryLogger, clientOptions, metrics };
+  const { workspaces, auth, installs } =
+    slack.installs === undefined ? await oneWorkspace(slack.botToken, parts) : installedInto(slack.installs, parts);
   const app = createBoltApp({ slack, auth, logger: libraryLogger, clientOptions });
   const { mode } = slack.connection;
 
