@@ -38,14 +38,17 @@ interface Rig {
   emulator: Emulator;
   dir: string;
   logs(): string;
-  /**
-   * Starts the bot on the rig's SQLite file, with these keys (and `socketPort`: in Socket Mode, the
-   * install paths on that port); stop the previous one first.
-   */
-  startBot(
-    keys?: { SECRETS_KEY: string; SECRETS_KEY_PREVIOUS?: string },
-    socketPort?: number,
-  ): Promise<{ bots: Bots; base: string }>;
+  /** Starts the bot on the rig's SQLite file; stop the previous one first. */
+  startBot(options?: BotOptions): Promise<{ bots: Bots; base: string }>;
+}
+
+interface BotOptions {
+  /** SECRETS_KEY, and SECRETS_KEY_PREVIOUS (default: the rig's one key). */
+  keys?: { SECRETS_KEY: string; SECRETS_KEY_PREVIOUS?: string };
+  /** Socket Mode, the install paths served on this port (default: HTTP mode on a free port). */
+  socketPort?: number;
+  /** More variables (SLACK_PORT, SLACK_REDIRECT_URL). */
+  env?: Record<string, string>;
 }
 
 async function startRig(): Promise<Rig> {
@@ -72,7 +75,7 @@ async function startRig(): Promise<Rig> {
     emulator,
     dir,
     logs: () => lines.join(''),
-    async startBot(keys = { SECRETS_KEY: KEY }, socketPort = undefined) {
+    async startBot({ keys = { SECRETS_KEY: KEY }, socketPort, env = {} } = {}) {
       const config = parseSlackEnv({
         ...INSTALLS,
         ...keys,
@@ -80,6 +83,7 @@ async function startRig(): Promise<Rig> {
           ? { SLACK_SIGNING_SECRET: SECRETS.signingSecret, SLACK_PORT: '0' }
           : { SLACK_APP_TOKEN: slack.identity.appToken, SLACK_PORT: String(socketPort) }),
         SLACK_API_URL: slack.apiUrl,
+        ...env,
       });
       const bots = await startBots({
         slack: { slack: config.bot! },
@@ -214,7 +218,7 @@ describe('Slack in many workspaces', () => {
     expect(callsIn(rig.slack, 'C2', since)).toEqual([]);
     await started.bots.stop({ drainMs: 2_000 });
     const rotated = randomBytes(32).toString('base64');
-    const restarted = await rig.startBot({ SECRETS_KEY: rotated, SECRETS_KEY_PREVIOUS: KEY });
+    const restarted = await rig.startBot({ keys: { SECRETS_KEY: rotated, SECRETS_KEY_PREVIOUS: KEY } });
     const before = (await restarted.bots.jobs.store.installations.get('T1'))?.sealed;
     await mention(rig, 'C1');
     const after = (await restarted.bots.jobs.store.installations.get('T1'))?.sealed;
@@ -222,7 +226,7 @@ describe('Slack in many workspaces', () => {
     await restarted.bots.stop({ drainMs: 2_000 });
 
     // Sealed again under the new key: the old one is no longer needed.
-    await rig.startBot({ SECRETS_KEY: rotated });
+    await rig.startBot({ keys: { SECRETS_KEY: rotated } });
     await mention(rig, 'C1');
     expect(rig.slack.oauthExchanges.map((exchange) => exchange.key)).toEqual(['T1', 'T2']);
   });
@@ -263,7 +267,7 @@ describe('Slack in many workspaces', () => {
 
   it('in Socket Mode, serves the install paths on SLACK_PORT and answers the installed workspaces over the socket', async () => {
     const rig = await startRig();
-    const { base } = await rig.startBot({ SECRETS_KEY: KEY }, await freeLoopbackPort());
+    const { base } = await rig.startBot({ socketPort: await freeLoopbackPort() });
     expect((await install(rig, base, 'T1')).status).toBe(200);
     expect((await install(rig, base, 'T2')).status).toBe(200);
     await mention(rig, 'C1');
@@ -291,5 +295,21 @@ describe('Slack in many workspaces', () => {
     await mention(rig, 'C3');
     expect(new Set(callsIn(rig.slack, 'C3').map((call) => call.team))).toEqual(new Set(['E1']));
     expect(rig.slack.calls.filter((call) => !call.ok)).toEqual([]);
+  });
+
+  it('sends Slack the redirect URL of SLACK_REDIRECT_URL, for an app that lists several', async () => {
+    const rig = await startRig();
+    const port = await freeLoopbackPort();
+    const redirectUrl = `http://127.0.0.1:${port}/slack/oauth_redirect`;
+    const { base } = await rig.startBot({ env: { SLACK_PORT: String(port), SLACK_REDIRECT_URL: redirectUrl } });
+    // The app's first redirect URL is another deployment's: only the one sent brings the person back here.
+    rig.slack.allowInstalls({
+      clientId: INSTALLS.SLACK_CLIENT_ID,
+      clientSecret: INSTALLS.SLACK_CLIENT_SECRET,
+      redirectUrl: 'http://127.0.0.1:9/slack/oauth_redirect',
+    });
+    const start = await fetch(`${base}/slack/install`, { redirect: 'manual' });
+    expect(new URL(start.headers.get('location') ?? '').searchParams.get('redirect_uri')).toBe(redirectUrl);
+    expect((await install(rig, base, 'T2')).status).toBe(200);
   });
 });
