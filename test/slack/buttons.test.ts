@@ -24,6 +24,7 @@ function pickStore(store: Store): Store {
     usage: store.usage,
     settings: store.settings,
     threads: store.threads,
+    installations: store.installations,
     sweep: (options) => store.sweep(options),
     ping: () => store.ping(),
     close: () => store.close(),

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { LoopTurns } from '@genbot/core/time';
-import { App, type Logger as BoltLogger, type webApi } from '@slack/bolt';
+import { App, type Authorize, type Logger as BoltLogger, type CustomRoute, type webApi } from '@slack/bolt';
 import type { SlackConfig, SlackConnection } from './config.js';
 import type { BotIdentity } from './parse-thread.js';
 import { takeTurns } from './request-turns.js';
@@ -21,26 +21,34 @@ export function webClientOptions(apiUrl: string, logger: BoltLogger): webApi.Web
   };
 }
 
+/** How the Bolt app finds a delivery's token: the one bot token, or each workspace's installation. */
+export type BoltAuth =
+  | { kind: 'token'; botToken: string; identity: BotIdentity }
+  | { kind: 'installs'; authorize: Authorize<boolean>; routes: CustomRoute[]; port: number };
+
 /**
  * The Bolt app: Socket Mode when an app token is set, else HTTP on
- * `/slack/events`. The bot's IDs are passed in (from our own auth.test), so
- * Bolt makes no unawaited auth.test call of its own. Events and commands are
- * acknowledged before the listeners run (`processBeforeResponse: false`).
+ * `/slack/events`. With one bot token, the bot's IDs are passed in (from our
+ * own auth.test), so Bolt makes no unawaited auth.test call of its own; with
+ * installs, `authorize` finds each delivery's workspace, and the install
+ * routes are served beside the events (in Socket Mode, on their own port).
+ * Events and commands are acknowledged before the listeners run
+ * (`processBeforeResponse: false`).
  */
 export function createBoltApp(input: {
   slack: SlackConfig;
-  identity: BotIdentity;
+  auth: BoltAuth;
   logger: BoltLogger;
   clientOptions: webApi.WebClientOptions;
 }): App {
-  const { slack, identity, logger, clientOptions } = input;
+  const { slack, auth, logger, clientOptions } = input;
   const { connection } = slack;
   // The bot's own posts feed the thread cache: Bolt must not drop them. No conversation store:
   // nothing reads Bolt's per-conversation state, and its middleware cost every event a lookup.
   const common = {
-    token: slack.botToken,
-    botId: identity.botId,
-    botUserId: identity.userId,
+    ...(auth.kind === 'token'
+      ? { token: auth.botToken, botId: auth.identity.botId, botUserId: auth.identity.userId }
+      : { authorize: auth.authorize, customRoutes: auth.routes }),
     logger,
     clientOptions,
     ignoreSelf: false,
@@ -48,7 +56,8 @@ export function createBoltApp(input: {
   };
   if (connection.mode === 'socket') {
     // apps.connections.open goes through the installer's client: it needs the API URL as well.
-    return new App({ ...common, appToken: connection.appToken, socketMode: true, installerOptions: { clientOptions } });
+    const installerOptions = { clientOptions, ...(auth.kind === 'installs' && { port: auth.port }) };
+    return new App({ ...common, appToken: connection.appToken, socketMode: true, installerOptions });
   }
   return new App({ ...common, signingSecret: connection.signingSecret, processBeforeResponse: false });
 }

@@ -4,16 +4,19 @@ import type { SlackSurface } from './surface.js';
 import { triggerKey } from './trigger-key.js';
 
 /**
- * Slack jobs' surfaces: the Web API client with this process's bot token. A
- * job needs nothing of the surface but where to answer, which every call
- * names, so one surface serves every channel, and one the app's DMs (where
- * the assistant status shows the bot at work); a mention's job is cancelled
- * by deleting it.
+ * Slack jobs' surfaces: those of the job's workspace (its token). A job
+ * needs nothing of the surface but where to answer, which every call names,
+ * so one surface serves every channel of a workspace, and one the app's DMs
+ * (where the assistant status shows the bot at work); a mention's job is
+ * cancelled by deleting it.
  */
-export function slackSurfaces(surface: SlackSurface, dms: SlackDmSurface): SurfaceFactory {
+export function slackSurfaces(of: {
+  surfaceOf: (job: ChatJob) => SlackSurface;
+  dmsOf: (job: ChatJob) => SlackDmSurface;
+}): SurfaceFactory {
   return {
     platform: 'slack',
-    surfaceFor: (job: ChatJob) => (isDmChannel(job.channelId) ? dms : surface),
+    surfaceFor: (job: ChatJob) => (isDmChannel(job.channelId) ? of.dmsOf(job) : of.surfaceOf(job)),
     cancelKey: (job: ChatJob) =>
       job.input.kind === 'mention' ? triggerKey(job.channelId, job.input.mention.trigger.id) : undefined,
   };

@@ -57,6 +57,7 @@ const manifestSchema = z.strictObject({
       .optional(),
   }),
   oauth_config: z.strictObject({
+    redirect_urls: z.array(z.url()).max(1000).optional(),
     scopes: z.strictObject({ bot: z.array(z.string().regex(/^[a-z_.]+(:[a-z_.]+)?$/)).max(255) }),
   }),
   settings: z.strictObject({

@@ -51,7 +51,8 @@ export function parsePostedTs(response: unknown): Parsed<string> {
 const identity = z.looseObject({
   user_id: z.string().min(1),
   bot_id: z.string().min(1),
-  team_id: z.string().min(1),
+  // Empty for an org-wide installation's token: it belongs to no one workspace.
+  team_id: z.string(),
   user: z.string().optional(),
 });
 

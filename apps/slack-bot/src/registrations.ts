@@ -5,14 +5,23 @@
 export const SLASH_COMMANDS: readonly string[] = ['/imagine', '/usage', '/genbot'];
 
 /** Bolt listeners by event type. */
-export const EVENT_TYPES: readonly string[] = ['app_mention', 'message', 'app_home_opened', 'assistant_thread_started'];
+export const EVENT_TYPES: readonly string[] = [
+  'app_mention',
+  'message',
+  'app_home_opened',
+  'assistant_thread_started',
+  'app_uninstalled',
+  'tokens_revoked',
+];
 
 /**
  * The event subscriptions behind them: mentions; the messages of public and
  * private channels (deletions, the thread cache) and of the person's DM with
  * the bot, each one a turn (no group DMs: nothing answers them); the App Home
  * opened (the Home tab, and the agent view's Messages tab: suggested prompts)
- * and the older assistant view's threads. The context-change events
+ * and the older assistant view's threads; in many-workspace mode, the app
+ * uninstalled and its bot token revoked (one bot token's deployment has
+ * nothing to do for either). The context-change events
  * (`app_context_changed`, `assistant_thread_context_changed`) are left out:
  * nothing reads what a person is looking at.
  */
@@ -23,6 +32,8 @@ export const BOT_EVENTS: readonly string[] = [
   'message.im',
   'app_home_opened',
   'assistant_thread_started',
+  'app_uninstalled',
+  'tokens_revoked',
 ];
 
 /** Every bot scope, with what needs it. */

@@ -3,11 +3,11 @@ import { InMemorySeenKeys, type SeenKeys } from '@genbot/core/scheduling';
 import type { Logger } from '@genbot/core/log';
 import { type Metrics, noMetrics } from '@genbot/core/metrics';
 import type { BotRuntime } from '@genbot/core/runtime';
-import { webApi } from '@slack/bolt';
-import { createBoltApp, startBoltApp, webClientOptions } from './app.js';
+import { type Logger as BoltLogger, webApi } from '@slack/bolt';
+import { type BoltAuth, createBoltApp, startBoltApp, webClientOptions } from './app.js';
 import { boltLogger } from './bolt-logger.js';
 import { countDeliveries, countRateLimits, timeAcknowledgements } from './delivery-metrics.js';
-import type { SlackConfig } from './config.js';
+import type { SlackConfig, SlackInstalls } from './config.js';
 import { registerAiApps } from './handlers/ai-apps.js';
 import { registerAppMention } from './handlers/app-mention.js';
 import { registerDirectMessages } from './handlers/direct-message.js';
@@ -18,19 +18,17 @@ import { registerResultButtons } from './handlers/result-buttons.js';
 import { registerThreadEvents } from './handlers/thread-events.js';
 import { registerUnknownCommands } from './handlers/unknown-command.js';
 import { registerUsageCommand } from './handlers/usage-command.js';
-import type { SlackJobs } from './handlers/context.js';
-import { SlackDmSurface } from './dm-surface.js';
-import { slackSurfaces } from './job-surfaces.js';
-import type { ThreadCacheStore } from '@genbot/core/store';
+import type { ListenerContext, SlackJobs } from './handlers/context.js';
+import { registerInstallEvents } from './handlers/install-events.js';
+import { WorkspaceInstalls } from './install-provider.js';
+import type { InstallationStore, ThreadCacheStore } from '@genbot/core/store';
 import { StoredThreadCache, type SurfaceFactory } from '@genbot/core/jobs';
-import type { BotIdentity } from './parse-thread.js';
 import { SLASH_COMMANDS } from './registrations.js';
 import { whoAmI } from './who-am-i.js';
 import { SettingsFormSeal } from './settings-form-seal.js';
-import { SlackSurface } from './surface.js';
-import { UserDirectory } from './user-directory.js';
 import { workspaceRights } from './settings-rights.js';
 import { WorkspaceAdmins } from './workspace-admins.js';
+import { installedWorkspaces, SlackWorkspaces, workspaceParts } from './workspaces.js';
 
 export interface SlackBotOptions {
   /** From `parseSlackEnv(env).bot`, or made up for an emulated Slack. */
@@ -44,8 +42,10 @@ export interface SlackBotOptions {
   runtime: BotRuntime;
   /** What the bot learns of its threads from events (default: kept in `threadStore`, else in this process's memory). */
   threads?: ThreadCache;
-  /** Where the thread cache is kept across restarts (`thread_messages`). */
+  /** Where the thread cache is kept across restarts (`thread_messages`), per workspace. */
   threadStore?: ThreadCacheStore;
+  /** Where installations are kept: needed with installs (`slack.installs`). */
+  installations?: InstallationStore;
   /**
    * The jobs floor: every request is recorded and queued through its intake
    * (a worker answers it with `SlackBot.surfaces`), and `/usage` answers from
@@ -85,41 +85,94 @@ function postedAt(ts: string): Date {
   return Number.isFinite(seconds) ? new Date(seconds * 1000) : new Date();
 }
 
-function threadCache(store: ThreadCacheStore | undefined, identity: BotIdentity, logger: Logger): ThreadCache {
+function threadCache(store: ThreadCacheStore | undefined, workspaceId: string, logger: Logger): ThreadCache {
   if (store === undefined) return new InMemoryThreadCache();
-  return new StoredThreadCache({ store, platform: 'slack', workspaceId: identity.teamId, postedAt, logger });
+  return new StoredThreadCache({ store, platform: 'slack', workspaceId, postedAt, logger });
+}
+
+/** What a bot is made of besides its listeners: its options, logs, client options and metrics. */
+interface BotParts {
+  options: SlackBotOptions;
+  logger: Logger;
+  libraryLogger: BoltLogger;
+  clientOptions: webApi.WebClientOptions;
+  metrics: Metrics;
+}
+
+/** Whom the bot answers, and how Bolt finds a delivery's token. */
+interface Audience {
+  workspaces: SlackWorkspaces;
+  auth: BoltAuth;
+  /** With installs: the installations, for the uninstall events. */
+  installs: WorkspaceInstalls | undefined;
+}
+
+/** One bot token: its workspace, whose ids auth.test tells once at start. */
+async function oneWorkspace(botToken: string, parts: BotParts): Promise<Audience> {
+  const { options, logger, clientOptions, metrics } = parts;
+  const client = new webApi.WebClient(botToken, clientOptions);
+  countRateLimits(client, metrics);
+  const identity = await whoAmI(client);
+  const threads = options.threads ?? threadCache(options.threadStore, identity.teamId, logger);
+  const recipe = { apiUrl: options.slack.apiUrl, streaming: options.slack.streaming, logger };
+  const token = async () => botToken;
+  return {
+    workspaces: SlackWorkspaces.single(
+      workspaceParts(identity.teamId, { ...recipe, client, token, identity, threads }),
+    ),
+    auth: { kind: 'token', botToken, identity },
+    installs: undefined,
+  };
+}
+
+/** Installs: every workspace the app is installed in, each met when its first delivery or job comes. */
+function installedInto(config: SlackInstalls, parts: BotParts): Audience {
+  const { options, logger, libraryLogger, clientOptions, metrics } = parts;
+  if (options.installations === undefined) throw new Error('installs need the store of installations');
+  const installs = new WorkspaceInstalls({
+    installs: config,
+    apiUrl: options.slack.apiUrl,
+    store: options.installations,
+    logger,
+    libraryLogger,
+    clientOptions,
+  });
+  const workspaces = installedWorkspaces({
+    apiUrl: options.slack.apiUrl,
+    streaming: options.slack.streaming,
+    logger,
+    installs,
+    clientOptions,
+    watch: (client) => countRateLimits(client, metrics),
+    threads: (workspaceId) => options.threads ?? threadCache(options.threadStore, workspaceId, logger),
+  });
+  return {
+    workspaces,
+    auth: { kind: 'installs', authorize: installs.authorize, routes: installs.routes, port: config.port },
+    installs,
+  };
 }
 
 /**
  * Connects the bot to Slack (HTTP or Socket Mode, by configuration) and
- * turns `/imagine`, mentions and direct messages into jobs. Resolves once it is receiving; rejects when the token is refused or the port is taken.
+ * turns `/imagine`, mentions and direct messages into jobs. With one bot
+ * token it answers that workspace; with installs, each delivery and job is
+ * answered with its own workspace's token. Resolves once it is receiving;
+ * rejects when the token is refused or the port is taken.
  */
 export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot> {
   const { slack } = options;
-  const { botToken } = slack;
   const logger = options.logger.child({ component: 'slack-bot' });
   const libraryLogger = boltLogger(options.logger);
   const clientOptions = webClientOptions(slack.apiUrl, libraryLogger);
-  const client = new webApi.WebClient(botToken, clientOptions);
   const metrics = options.metrics ?? noMetrics;
-  countRateLimits(client, metrics);
-  const identity = await whoAmI(client);
-  const app = createBoltApp({ slack, identity, logger: libraryLogger, clientOptions });
+  const parts = { options, logger, libraryLogger, clientOptions, metrics };
+  const { workspaces, auth, installs } =
+    slack.installs === undefined ? await oneWorkspace(slack.botToken, parts) : installedInto(slack.installs, parts);
+  const app = createBoltApp({ slack, auth, logger: libraryLogger, clientOptions });
   const { mode } = slack.connection;
 
   const { runtime } = options;
-  const threads = options.threads ?? threadCache(options.threadStore, identity, logger);
-  const surfaceOptions = {
-    client,
-    identity,
-    botToken,
-    apiUrl: slack.apiUrl,
-    users: new UserDirectory((user) => client.users.info({ user }), logger),
-    streaming: slack.streaming,
-    logger,
-    threads,
-  };
-  const surface = new SlackSurface(surfaceOptions);
   // First, so every delivery is counted whichever listener takes it.
   countDeliveries(app, metrics);
   // Then each waits its turn of the loop: Bolt has acknowledged events already, commands wait a turn for theirs.
@@ -127,16 +180,16 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
     await runtime.turns.take();
     await next();
   });
-  const context = {
-    surface,
-    runtime,
-    identity,
-    logger,
-    seen: options.seen ?? new InMemorySeenKeys(),
-    threads,
-    client,
-    jobs: options.jobs,
+  const shared = { runtime, logger, seen: options.seen ?? new InMemorySeenKeys(), jobs: options.jobs };
+  const context: ListenerContext = {
+    ...shared,
+    at: async (origin) => {
+      const parts = workspaces.of(origin);
+      const { surface, client, threads } = parts;
+      return { ...shared, surface, client, threads, identity: await parts.identity() };
+    },
   };
+  if (installs !== undefined) registerInstallEvents(app, { installs, workspaces, logger });
   registerImagineCommand(app, context);
   const rights = workspaceRights(new WorkspaceAdmins({ logger }), options.jobs.adminUserIds);
   registerUsageCommand(app, context, options.jobs, rights);
@@ -161,7 +214,10 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
   const receiving = await startBoltApp(app, slack.connection, runtime.turns);
   if (receiving !== undefined) timeAcknowledgements(receiving.server, metrics);
   const port = receiving?.port;
-  logger.info({ mode, port, streaming: slack.streaming, botUserId: identity.userId }, 'Slack bot started');
+  logger.info(
+    { mode, port, streaming: slack.streaming, workspaces: installs === undefined ? 'one' : 'installed' },
+    'Slack bot started',
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = async (drainMs: number): Promise<void> => {
@@ -176,7 +232,7 @@ export async function startSlackBot(options: SlackBotOptions): Promise<SlackBot>
   return {
     mode,
     port,
-    surfaces: slackSurfaces(surface, new SlackDmSurface(surfaceOptions)),
+    surfaces: workspaces.surfaces(),
     stop: (stopOptions = {}) => {
       stopping ??= stop(stopOptions.drainMs ?? DEFAULT_DRAIN_MS);
       return stopping;

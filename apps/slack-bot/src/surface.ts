@@ -55,8 +55,12 @@ export const SLACK_LIMITS: SurfaceLimits = {
 
 export interface SlackSurfaceOptions {
   client: webApi.WebClient;
-  identity: BotIdentity;
-  botToken: string;
+  /** The bot's own ids in this workspace (auth.test, asked once when first needed). */
+  identity: () => Promise<BotIdentity>;
+  /** The workspace the surface answers in (native streams name their recipient's team). */
+  teamId: string;
+  /** The workspace's bot token (one for the deployment, or its installation's), for file downloads. */
+  botToken: () => Promise<string>;
   apiUrl: string;
   users: UserDirectory;
   streaming: 'edit' | 'native';
@@ -100,7 +104,7 @@ export class SlackSurface implements ChatSurface {
           // Streams live in threads; a mention that starts none is answered under itself by the caller.
           threadTs: target.threadId ?? '',
           recipientUserId: context.recipientUserId,
-          recipientTeamId: options.identity.teamId,
+          recipientTeamId: options.teamId,
           messageTs: (method, response) => this.#ts(method, response),
         });
     }
@@ -206,14 +210,16 @@ export class SlackSurface implements ChatSurface {
 
   /** Slack markup (user and channel mentions, links, escapes) as the plain text a model should read. */
   async readable(text: string): Promise<string> {
-    const { identity, users } = this.#o;
+    const { users } = this.#o;
+    const identity = await this.#o.identity();
     const names = await users.names(mentionedUserIds(text).filter((id) => id !== identity.userId));
     return plainText(text, identity.userId, names);
   }
 
   /** Messages as core sees them: people named, mentions readable, Slack Connect files looked up. */
   async toThreadMessages(messages: readonly CachedMessage[]): Promise<ThreadMessage[]> {
-    const { identity, users } = this.#o;
+    const { users } = this.#o;
+    const identity = await this.#o.identity();
     const people = messages.flatMap((m) => [...(m.isBot ? [] : [m.authorId]), ...mentionedUserIds(m.text)]);
     const names = await users.names(people.filter((id) => id !== identity.userId));
     return Promise.all(
@@ -276,7 +282,8 @@ export class SlackSurface implements ChatSurface {
       }
       url = found.attachment.id;
     }
-    return downloadSlackFile(url, { botToken: this.#o.botToken, apiUrl: this.#o.apiUrl, signal: options.signal });
+    const botToken = await this.#o.botToken();
+    return downloadSlackFile(url, { botToken, apiUrl: this.#o.apiUrl, signal: options.signal });
   }
 
   #ts(method: string, response: unknown): string {

@@ -46,7 +46,7 @@ function keyOf(thread: ThreadKey): string {
 export class SlackThreadReader {
   readonly #replies: RepliesCall;
   readonly #cache: ThreadCache;
-  readonly #identity: BotIdentity;
+  readonly #identity: () => Promise<BotIdentity>;
   readonly #logger: Logger;
   readonly #now: () => number;
   /** No call before this (ms): Slack's Retry-After, which holds for the whole method. */
@@ -56,7 +56,7 @@ export class SlackThreadReader {
   constructor(options: {
     replies: RepliesCall;
     cache: ThreadCache;
-    identity: BotIdentity;
+    identity: () => Promise<BotIdentity>;
     logger: Logger;
     now?: () => number;
   }) {
@@ -125,7 +125,8 @@ export class SlackThreadReader {
         this.#logger.error({ problem: page.problem }, 'conversations.replies answered in an unexpected shape');
         break;
       }
-      const messages = page.value.messages.map((message) => toCachedMessage(message, this.#identity));
+      const identity = await this.#identity();
+      const messages = page.value.messages.map((message) => toCachedMessage(message, identity));
       const next = page.value.nextCursor;
       await this.#cache.backfill(thread, messages, { reachesLive: next === undefined });
       if (next === undefined) {

@@ -1,6 +1,7 @@
 import type { Store } from '@genbot/core/store';
 import { type Dialect, Kysely, sql } from 'kysely';
 import { createImageVersionStore } from './image-version-store.js';
+import { createInstallationStore } from './installation-store.js';
 import { createJobStore } from './job-store.js';
 import { type DatabaseTarget, parseDatabaseUrl } from './database-url.js';
 import { migrate } from './migrate.js';
@@ -61,6 +62,7 @@ export function kyselyStore(db: Kysely<Database>, target: DatabaseTarget, option
     usage: createUsageLedger(context),
     settings: createSettingsStore(context),
     threads: createThreadCacheStore(context),
+    installations: createInstallationStore(context),
     sweep: (sweepOptions) => sweep(context, sweepOptions),
     async ping() {
       await sql`select 1`.execute(db);

@@ -124,6 +124,32 @@ export interface ThreadMessagesTable {
   whole_through: string | null;
 }
 
+export interface InstallationsTable {
+  /** The enterprise ID for an org-wide install, else the team ID. */
+  key: string;
+  enterprise_id: string | null;
+  team_id: string | null;
+  /** The installation, encrypted by the app: no token is ever in the clear here. */
+  sealed: string;
+  installed_at: Timestamp;
+  updated_at: Timestamp;
+  /** Who refreshes the token now, and until when (see InstallationStore.lease). */
+  lease_holder: string | null;
+  lease_until: OptionalTimestamp;
+}
+
+/** A workspace met under an org-wide installation: its jobs find their token through it. */
+export interface InstallationTeamsTable {
+  team_id: string;
+  installation_key: string;
+}
+
+export interface OauthStatesTable {
+  state: string;
+  payload: string;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   jobs: JobsTable;
   image_versions: ImageVersionsTable;
@@ -131,4 +157,7 @@ export interface Database {
   settings: SettingsTable;
   setting_changes: SettingChangesTable;
   thread_messages: ThreadMessagesTable;
+  installations: InstallationsTable;
+  installation_teams: InstallationTeamsTable;
+  oauth_states: OauthStatesTable;
 }

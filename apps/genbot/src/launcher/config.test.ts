@@ -43,6 +43,25 @@ describe('parseLaunchConfig', () => {
     expect(parseLaunchConfig(start, { DISCORD_TOKEN: 'd-1' }).plan).toMatchObject({ kind: 'bots', slack: undefined });
   });
 
+  it('start and worker run Slack from SLACK_CLIENT_ID alone, installed into many workspaces', () => {
+    const installs = {
+      SLACK_CLIENT_ID: '1.2',
+      SLACK_CLIENT_SECRET: 'cs-1',
+      SLACK_STATE_SECRET: 'ss-1',
+      SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+      SLACK_SIGNING_SECRET: 'sg-1',
+    };
+    const config = parseLaunchConfig(start, installs);
+    expect(config.plan).toMatchObject({ kind: 'bots', slack: { installs: { clientId: '1.2' } } });
+    expect(config.secrets).toEqual(expect.arrayContaining(['cs-1', 'ss-1', installs.SECRETS_KEY, 'sg-1']));
+    expect(parseLaunchConfig(worker, { ...SHARED, ...installs }).plan).toMatchObject({
+      kind: 'worker',
+      slack: { installs: { clientId: '1.2' } },
+    });
+    const both = failure(slackAlone, { ...installs, SLACK_BOT_TOKEN: 'xoxb-1' });
+    expect(both.message).toMatch(/^SLACK_BOT_TOKEN and SLACK_CLIENT_ID are both set/);
+  });
+
   it('a single bot reads nothing of the other platform', () => {
     expect(
       parseLaunchConfig(slackAlone, { SLACK_BOT_TOKEN: 'x', SLACK_APP_TOKEN: 'a', DISCORD_API_URL: 'ftp://x' }).plan,

@@ -44,7 +44,7 @@ function parsePlan(
       if (slack.web === undefined && discord.bot === undefined) {
         throw missingEnv(
           'SLACK_BOT_TOKEN',
-          'or DISCORD_TOKEN for a worker: it answers on the platforms it has a token for.',
+          'or DISCORD_TOKEN for a worker: it answers on the platforms it has a token for (SLACK_CLIENT_ID in place of SLACK_BOT_TOKEN with installs into many workspaces).',
         );
       }
       return {
@@ -55,7 +55,12 @@ function parsePlan(
     }
     case 'slack': {
       const slack = parseSlackEnv(env);
-      if (slack.bot === undefined) throw missingEnv('SLACK_BOT_TOKEN', `to run the Slack bot ${PLAYGROUND_INSTEAD}`);
+      if (slack.bot === undefined) {
+        throw missingEnv(
+          'SLACK_BOT_TOKEN',
+          `to run the Slack bot ${PLAYGROUND_INSTEAD} To install it into many workspaces, set SLACK_CLIENT_ID instead.`,
+        );
+      }
       return {
         core,
         plan: { kind: 'bots', slack: slack.bot, discord: undefined },

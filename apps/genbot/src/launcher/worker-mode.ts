@@ -105,8 +105,6 @@ async function openWorkerParts(core: CoreConfig, plan: WorkerPlan, logger: Logge
   const health = opened.add(await startHealth(io.env), (it) => it.close(), 'health');
   const redis = opened.add(await openSharedRedis(plan.shared, logger), (it) => it.close(), 'redis');
   const surfaces: SurfaceFactory[] = [];
-  if (plan.slack !== undefined)
-    surfaces.push(await connectSlackSurfaces(plan.slack, { logger, metrics: health.metrics }));
   if (plan.discord !== undefined) {
     const discord = opened.add(
       await connectDiscordSurfaces(plan.discord, { sharedRest: redis.pace, logger, metrics: health.metrics }),
@@ -128,5 +126,15 @@ async function openWorkerParts(core: CoreConfig, plan: WorkerPlan, logger: Logge
   });
   // Opened last, and closed with the jobs: a start-up that fails before leaves no connection behind.
   const connection = await StoreConnection.open(plan.shared.databaseUrl, logger);
+  if (plan.slack !== undefined) {
+    // After the store: with installs, each job's token is looked up there.
+    const installations = connection.store.installations;
+    try {
+      surfaces.unshift(await connectSlackSurfaces(plan.slack, { logger, metrics: health.metrics, installations }));
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+  }
   return { service, health, redis, connection, runtime, surfaces };
 }

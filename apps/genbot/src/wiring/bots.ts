@@ -14,7 +14,7 @@ export interface BotsOptions extends Omit<JobsOptions, 'runtime'> {
    * Slack's bot, when it runs here; its thread cache is kept in the jobs' store unless `threads` is given,
    * and what it offers in DMs follows `conversation.tools`.
    */
-  slack?: Omit<SlackBotOptions, Wired | 'threadStore' | 'chatTools'> | undefined;
+  slack?: Omit<SlackBotOptions, Wired | 'threadStore' | 'installations' | 'chatTools'> | undefined;
   /** Discord's bot, when it runs here. */
   discord?: Omit<DiscordBotOptions, Wired> | undefined;
   /**
@@ -57,7 +57,13 @@ export async function startBots(options: BotsOptions): Promise<Bots> {
   const wired = { logger, runtime, jobs: jobs.botJobs, ...(metrics !== undefined && { metrics }) };
   const started = await Promise.allSettled([
     slack &&
-      startSlackBot({ ...slack, ...wired, threadStore: jobs.store.threads, chatTools: options.conversation?.tools }),
+      startSlackBot({
+        ...slack,
+        ...wired,
+        threadStore: jobs.store.threads,
+        installations: jobs.store.installations,
+        chatTools: options.conversation?.tools,
+      }),
     discord && startDiscordBot({ ...discord, ...wired }),
   ]);
   const [slackResult, discordResult] = started;

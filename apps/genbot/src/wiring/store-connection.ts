@@ -116,7 +116,9 @@ export class StoreConnection {
 
   /** A Store whose every call waits for the database to be open, or is refused with why it is not. */
   #facade(): Store {
-    const part = <K extends 'jobs' | 'versions' | 'usage' | 'settings' | 'threads'>(name: K): Store[K] =>
+    const part = <K extends 'jobs' | 'versions' | 'usage' | 'settings' | 'threads' | 'installations'>(
+      name: K,
+    ): Store[K] =>
       new Proxy({} as Store[K], {
         // Not a thenable: awaiting a port must not call it.
         get: (_target, method: string | symbol) =>
@@ -134,6 +136,7 @@ export class StoreConnection {
       usage: part('usage'),
       settings: part('settings'),
       threads: part('threads'),
+      installations: part('installations'),
       sweep: async (options) => (await this.#ready()).sweep(options),
       ping: async () => (await this.#ready()).ping(),
       close: () => this.close(),

@@ -3,7 +3,7 @@ import type { App } from '@slack/bolt';
 import type { WorkspaceRights } from '../settings-rights.js';
 import { registerAppHome } from './app-home.js';
 import { registerAssistantThreads } from './assistant-thread.js';
-import type { HandlerContext, SlackJobs } from './context.js';
+import type { ListenerContext, SlackJobs } from './context.js';
 import { registerReplyFeedback } from './reply-feedback.js';
 
 /**
@@ -14,7 +14,7 @@ import { registerReplyFeedback } from './reply-feedback.js';
  */
 export function registerAiApps(
   app: App,
-  context: HandlerContext,
+  context: ListenerContext,
   options: { jobs: SlackJobs; tools: boolean; metrics: Metrics; rights: WorkspaceRights },
 ): void {
   registerAppHome(app, context, { usage: options.jobs.usage, tools: options.tools, rights: options.rights });

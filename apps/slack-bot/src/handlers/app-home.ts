@@ -5,7 +5,7 @@ import { parseAppHomeOpened } from '../parse-ai-app-events.js';
 import type { WorkspaceRights } from '../settings-rights.js';
 import { slackCall } from '../slack-errors.js';
 import { suggestPrompts } from '../suggested-prompts.js';
-import type { HandlerContext } from './context.js';
+import type { ListenerContext } from './context.js';
 
 /**
  * `app_home_opened`: on the Messages tab (how the agent view starts a
@@ -16,11 +16,11 @@ import type { HandlerContext } from './context.js';
  */
 export function registerAppHome(
   app: App,
-  context: Pick<HandlerContext, 'client' | 'logger'>,
+  listening: Pick<ListenerContext, 'at' | 'logger'>,
   options: { usage: UsageReporter; tools: boolean; rights: WorkspaceRights },
 ): void {
-  const { client, logger } = context;
-  app.event('app_home_opened', async ({ body }) => {
+  const { logger } = listening;
+  app.event('app_home_opened', async ({ body, context: origin }) => {
     const parsed = parseAppHomeOpened(body);
     if (!parsed.ok) {
       logger.warn({ problem: parsed.problem }, 'app_home_opened event in an unexpected shape; ignored');
@@ -29,6 +29,7 @@ export function registerAppHome(
     const opened = parsed.value;
     const log = logger.child({ user: opened.userId, tab: opened.tab });
     try {
+      const { client } = await listening.at(origin);
       if (opened.tab === 'messages') {
         await suggestPrompts(client, { channel: opened.channel }, options.tools);
         log.debug('suggested prompts set');

@@ -2,7 +2,7 @@ import type { App } from '@slack/bolt';
 import { rememberAssistantThread } from '../conversation-title.js';
 import { parseAssistantThreadStarted } from '../parse-ai-app-events.js';
 import { suggestPrompts } from '../suggested-prompts.js';
-import type { HandlerContext } from './context.js';
+import type { ListenerContext } from './context.js';
 
 /**
  * `assistant_thread_started`, the older assistant view opening a thread in
@@ -10,13 +10,9 @@ import type { HandlerContext } from './context.js';
  * (`titleConversation`), and given the suggested prompts. The messages
  * written in it are DM turns like any other.
  */
-export function registerAssistantThreads(
-  app: App,
-  context: Pick<HandlerContext, 'client' | 'identity' | 'seen' | 'logger'>,
-  options: { tools: boolean },
-): void {
-  const { client, logger } = context;
-  app.event('assistant_thread_started', async ({ body }) => {
+export function registerAssistantThreads(app: App, listening: ListenerContext, options: { tools: boolean }): void {
+  const { logger } = listening;
+  app.event('assistant_thread_started', async ({ body, context: origin }) => {
     const parsed = parseAssistantThreadStarted(body);
     if (!parsed.ok) {
       logger.warn({ problem: parsed.problem }, 'assistant_thread_started event in an unexpected shape; ignored');
@@ -25,8 +21,9 @@ export function registerAssistantThreads(
     const thread = parsed.value;
     const log = logger.child({ channel: thread.channel, threadTs: thread.threadTs });
     try {
+      const context = await listening.at(origin);
       await rememberAssistantThread(context, thread.channel, thread.threadTs);
-      await suggestPrompts(client, { channel: thread.channel, threadTs: thread.threadTs }, options.tools);
+      await suggestPrompts(context.client, { channel: thread.channel, threadTs: thread.threadTs }, options.tools);
       log.debug('assistant thread started; suggested prompts set');
     } catch (error) {
       log.warn({ err: error }, 'could not set up the assistant thread');

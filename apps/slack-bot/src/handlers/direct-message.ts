@@ -2,7 +2,7 @@ import type { App } from '@slack/bolt';
 import { parseDirectMessage } from '../parse-direct-message.js';
 import { titleConversation } from '../conversation-title.js';
 import { firstDelivery, submitTurn } from './conversation-turn.js';
-import type { HandlerContext } from './context.js';
+import type { ListenerContext } from './context.js';
 
 /**
  * `message.im`: in a DM with the bot every new message from the person is a
@@ -12,10 +12,11 @@ import type { HandlerContext } from './context.js';
  * `Assistant` listener sees threaded DM messages only: this is the way in.
  * Nothing of what the person wrote is logged.
  */
-export function registerDirectMessages(app: App, context: HandlerContext): void {
-  const { logger, identity } = context;
-  app.event('message', async ({ body }) => {
-    const parsed = parseDirectMessage(body, identity);
+export function registerDirectMessages(app: App, listening: ListenerContext): void {
+  const { logger } = listening;
+  app.event('message', async ({ body, context: origin }) => {
+    const context = await listening.at(origin);
+    const parsed = parseDirectMessage(body, context.identity);
     if (!parsed.ok) {
       logger.warn({ problem: parsed.problem }, 'direct message event in an unexpected shape; ignored');
       return;

@@ -28,7 +28,7 @@ import {
 } from '../settings-modal.js';
 import type { WorkspaceRights } from '../settings-rights.js';
 import { slackCall } from '../slack-errors.js';
-import type { HandlerContext, SlackJobs } from './context.js';
+import type { ListenerContext, SlackJobs } from './context.js';
 
 export interface GenbotCommandOptions {
   /** Who may change what, from Slack and ADMIN_USER_IDS. */
@@ -67,11 +67,11 @@ const plainError = (answer: string): string => answer.replaceAll('`', '');
  */
 export function registerGenbotCommand(
   app: App,
-  context: HandlerContext,
+  listening: ListenerContext,
   jobs: SlackJobs,
   options: GenbotCommandOptions,
 ): void {
-  const { logger } = context;
+  const { logger } = listening;
   const { rights, seal } = options;
   const { settings } = jobs;
 
@@ -119,7 +119,7 @@ export function registerGenbotCommand(
     return undefined;
   };
 
-  app.command('/genbot', async ({ command, ack, client }) => {
+  app.command('/genbot', async ({ command, ack, client, context: origin }) => {
     const place = placeOf(command.team_id, command.channel_id);
     const log = logger.child({ channel: command.channel_id, action: '/genbot' });
     const request = parseGenbotText(command.text);
@@ -140,7 +140,7 @@ export function registerGenbotCommand(
     } catch (error) {
       log.warn({ err: error }, 'could not open the settings form');
       const where = { channel: command.channel_id, user: command.user_id };
-      await answerPrivately(context, where, copy.settingsModal.notOpened, log);
+      await answerPrivately(await listening.at(origin), where, copy.settingsModal.notOpened, log);
     }
   });
 
@@ -187,7 +187,7 @@ export function registerGenbotCommand(
     ).catch((error: unknown) => log.warn({ err: error }, 'could not switch the settings form'));
   });
 
-  app.view(SETTINGS_FORM_CALLBACK, async ({ ack, body, client }) => {
+  app.view(SETTINGS_FORM_CALLBACK, async ({ ack, body, client, context: origin }) => {
     const parsed = parseSettingsSubmission(body);
     if (!parsed.ok) {
       logger.warn({ problem: parsed.problem }, 'settings form submission in an unexpected shape');
@@ -218,7 +218,8 @@ export function registerGenbotCommand(
     }
     await ack();
     log.info({ level: form.level, channel: form.channelId }, 'settings form saved');
-    await answerPrivately(context, { channel: form.channelId, user: submitted.userId }, outcome.answer, log);
+    const where = { channel: form.channelId, user: submitted.userId };
+    await answerPrivately(await listening.at(origin), where, outcome.answer, log);
   });
 
   /**

@@ -4,7 +4,7 @@ import { copy } from '@genbot/core/copy';
 import type { App } from '@slack/bolt';
 import { toMrkdwn } from '../mrkdwn.js';
 import { parseImagineCommand } from '../parse-command.js';
-import type { HandlerContext } from './context.js';
+import type { ListenerContext } from './context.js';
 
 /**
  * `/imagine PROMPT [--ar W:H]`: acknowledged at once; a missing prompt gets
@@ -13,9 +13,9 @@ import type { HandlerContext } from './context.js';
  * No message triggers it, so nothing can be deleted to cancel it: only
  * shutdown stops it.
  */
-export function registerImagineCommand(app: App, context: HandlerContext): void {
-  const { logger, surface, jobs } = context;
-  app.command('/imagine', async ({ command, ack }) => {
+export function registerImagineCommand(app: App, listening: ListenerContext): void {
+  const { logger, jobs } = listening;
+  app.command('/imagine', async ({ command, ack, context: origin }) => {
     const parsed = parseImagineCommand(command);
     if (!parsed.ok) {
       logger.warn({ problem: parsed.problem }, '/imagine command in an unexpected shape');
@@ -34,6 +34,7 @@ export function registerImagineCommand(app: App, context: HandlerContext): void 
     }
     const log = logger.child({ channel: channelId, command: '/imagine' });
     // The model (and the progress message) read names, not Slack's <@U…> markup.
+    const { surface } = await listening.at(origin);
     const readablePrompt = await surface.readable(prompt);
     const result = await jobs.intake.submit({
       // trigger_id is unique per invocation; a body without one (hand-built) still gets a unique job.

@@ -6,7 +6,7 @@ import { parseBlockActions, parseViewSubmission, type SlackAuthor } from '../par
 import type { BotIdentity } from '../parse-thread.js';
 import { EDIT_FORM_CALLBACK, editFormView, INSTRUCTION_BLOCK } from '../result-blocks.js';
 import { slackCall } from '../slack-errors.js';
-import type { HandlerContext, SlackJobs } from './context.js';
+import type { ListenerContext, SlackJobs } from './context.js';
 
 /** Every button id core makes starts with this; other actions are not ours. */
 const OUR_BUTTONS = /^gb1:/;
@@ -26,11 +26,13 @@ const expiredTrigger = z.looseObject({ data: z.looseObject({ error: z.literal('e
  * form is validated on submit (an empty instruction stays in the form as an
  * error), and its job's id comes from the view, so a form sent twice is one job.
  */
-export function registerResultButtons(app: App, context: HandlerContext, jobs: SlackJobs): void {
-  const { client, logger } = context;
+export function registerResultButtons(app: App, listening: ListenerContext, jobs: SlackJobs): void {
+  const { logger } = listening;
 
-  app.action(OUR_BUTTONS, async ({ ack, body }) => {
+  app.action(OUR_BUTTONS, async ({ ack, body, context: origin }) => {
     await ack();
+    const context = await listening.at(origin);
+    const { client } = context;
     const parsed = parseBlockActions(body);
     if (!parsed.ok) {
       logger.warn({ problem: parsed.problem }, 'button press in an unexpected shape');
@@ -75,7 +77,7 @@ export function registerResultButtons(app: App, context: HandlerContext, jobs: S
     }
   });
 
-  app.view(EDIT_FORM_CALLBACK, async ({ ack, body }) => {
+  app.view(EDIT_FORM_CALLBACK, async ({ ack, body, context: origin }) => {
     const parsed = parseViewSubmission(body);
     if (!parsed.ok) {
       logger.warn({ problem: parsed.problem }, 'form submission in an unexpected shape');
@@ -104,7 +106,7 @@ export function registerResultButtons(app: App, context: HandlerContext, jobs: S
     await ack();
     if (answer.kind === 'refused') {
       const where = { channel: form.channelId, threadTs: form.threadTs, user: form.userId };
-      await answerPrivately(context, where, answer.answer, log);
+      await answerPrivately(await listening.at(origin), where, answer.answer, log);
     }
   });
 }

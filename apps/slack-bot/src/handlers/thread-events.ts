@@ -1,9 +1,7 @@
-import type { ThreadCache } from '@genbot/core/chat';
-import type { Logger } from '@genbot/core/log';
 import type { App } from '@slack/bolt';
 import { toCachedMessage } from '../cached-message.js';
 import { parseThreadEvent } from '../parse-message-event.js';
-import type { BotIdentity } from '../parse-thread.js';
+import type { ListenerContext } from './context.js';
 
 /**
  * `message` events (the message.* subscriptions, the bot's own posts and
@@ -12,12 +10,9 @@ import type { BotIdentity } from '../parse-thread.js';
  * Marketplace. Needs Bolt's `ignoreSelf: false`: the bot's own messages are
  * part of every conversation.
  */
-export function registerThreadEvents(
-  app: App,
-  context: { threads: ThreadCache; identity: BotIdentity; logger: Logger },
-): void {
-  const { threads, identity, logger } = context;
-  app.event('message', async ({ body }) => {
+export function registerThreadEvents(app: App, listening: Pick<ListenerContext, 'at' | 'logger'>): void {
+  const { logger } = listening;
+  app.event('message', async ({ body, context: origin }) => {
     const parsed = parseThreadEvent(body);
     if (!parsed.ok) {
       logger.warn({ problem: parsed.problem }, 'message event in an unexpected shape; not cached');
@@ -27,6 +22,7 @@ export function registerThreadEvents(
     if (event === undefined) return;
     const thread = { channelId: event.channel, threadId: event.threadTs };
     try {
+      const { threads, identity } = await listening.at(origin);
       if (event.kind === 'deleted') await threads.forget(thread, event.ts);
       else await threads.observe(thread, toCachedMessage(event.message, identity));
     } catch (error) {

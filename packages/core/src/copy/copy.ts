@@ -15,6 +15,20 @@ import type { Platform } from '../surface/platform.js';
 
 const QUOTE_CHARS = 200;
 
+/** Why a return from Slack's install page installed nothing. */
+export type InstallRefusal = 'missing' | 'forged' | 'expired' | 'used' | 'other-browser' | 'cancelled' | 'failed';
+
+const START_AGAIN = 'Start again from the install link.';
+const INSTALL_REFUSALS: Readonly<Record<InstallRefusal, string>> = {
+  missing: `The way back from Slack carried no state, so nothing was installed. ${START_AGAIN}`,
+  forged: `The way back from Slack carried a state that genbot did not make, so nothing was installed. ${START_AGAIN}`,
+  expired: `The install took longer than 10 minutes, so nothing was installed. ${START_AGAIN}`,
+  used: `This way back from Slack was already used once, so nothing was installed again. ${START_AGAIN}`,
+  'other-browser': `The install was started in another browser, so nothing was installed. ${START_AGAIN}`,
+  cancelled: 'The install was cancelled in Slack: nothing was installed.',
+  failed: 'Slack did not finish the install, so nothing was installed. Trying again may help.',
+};
+
 /** A user's text shown back to them, shortened and on one line. */
 export function quote(text: string, max = QUOTE_CHARS): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -640,6 +654,11 @@ export const copy = {
     "You can choose this workspace's models, my voice (a system prompt), image defaults and daily budget. `/genbot` in a channel sets that channel's own.",
   homeSettingsButton: 'Workspace settings',
   /** The thumbs under a reply streamed natively on Slack, and what a screen reader says for each. */
+  installedTitle: 'genbot is installed',
+  installed: (workspace: string | undefined): string =>
+    `genbot is now in ${workspace ?? 'your workspace'}. Mention it in a channel, or write to it in its Messages tab in Slack.`,
+  installRefusedTitle: 'genbot was not installed',
+  installRefused: (reason: InstallRefusal): string => INSTALL_REFUSALS[reason],
   feedbackGood: '👍',
   feedbackGoodLabel: 'Good answer',
   feedbackBad: '👎',

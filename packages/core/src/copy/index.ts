@@ -1,1 +1,1 @@
-export { copy } from './copy.js';
+export { copy, type InstallRefusal } from './copy.js';

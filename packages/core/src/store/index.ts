@@ -36,5 +36,6 @@ export type {
   SettingsStore,
 } from './settings-store.js';
 export type { CachedThreadMessage, ThreadCacheStore, ThreadCoverage } from './thread-cache-store.js';
+export type { InstallationStore, NewInstallation, StoredInstallation } from './installation-store.js';
 export type { Store, SweepResult } from './store.js';
 export { StoreUnavailableError } from './store-unavailable-error.js';

@@ -1,4 +1,5 @@
 import type { ImageVersionStore } from './image-version-store.js';
+import type { InstallationStore } from './installation-store.js';
 import type { JobStore } from './job-store.js';
 import type { SettingsStore } from './settings-store.js';
 import type { ThreadCacheStore } from './thread-cache-store.js';
@@ -26,6 +27,8 @@ export interface Store {
   readonly usage: UsageLedger;
   readonly settings: SettingsStore;
   readonly threads: ThreadCacheStore;
+  /** Slack installations, with many-workspace mode. */
+  readonly installations: InstallationStore;
 
   /**
    * Deletes job inputs, image versions and cached thread messages older than

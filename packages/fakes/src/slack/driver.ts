@@ -2,7 +2,15 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { SlackEnv } from './env.js';
 import type { AttemptInfo, DeliveryRecord, EventDelivery } from './event-delivery.js';
-import { VERIFICATION_TOKEN, appMentionEvent, channelType, eventCallback, mentions, messageEvent } from './events.js';
+import {
+  VERIFICATION_TOKEN,
+  appMentionEvent,
+  channelType,
+  eventCallback,
+  mentions,
+  messageEvent,
+  originOf,
+} from './events.js';
 import { mediaTypeOf } from './media.js';
 import type { ResponseUrls } from './response-urls.js';
 import type { SignatureMode } from './signing.js';
@@ -291,11 +299,13 @@ export class SlackDriver {
     const channel = this.#ensureChannel(input.channel);
     const responseUrl = this.#responses.issue(channel.id, user.id);
     const triggerId = this.#newTrigger(user.id);
+    const origin = originOf(this.#env, channel.id);
     const delivery = await this.#delivery.deliver({
       kind: 'slash_commands',
       payload: {
         token: VERIFICATION_TOKEN,
-        team_id: identity.teamId,
+        team_id: origin.teamId,
+        ...(origin.enterpriseId !== undefined && { enterprise_id: origin.enterpriseId }),
         team_domain: identity.teamName.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
         channel_id: channel.id,
         channel_name: channel.isIm ? 'directmessage' : channel.name,
@@ -304,7 +314,7 @@ export class SlackDriver {
         command: input.command,
         text: input.text,
         api_app_id: identity.appId,
-        is_enterprise_install: 'false',
+        is_enterprise_install: String(origin.isEnterpriseInstall),
         response_url: responseUrl,
         trigger_id: triggerId,
       },

@@ -1,5 +1,6 @@
 import type { SlackAiApps } from './ai-apps.js';
 import type { Interactivity } from './interactivity.js';
+import type { SlackOAuth } from './oauth.js';
 import type { RenderContext } from './render.js';
 import type { SlackMessage, SlackWorkspace } from './workspace.js';
 
@@ -29,6 +30,8 @@ export interface SlackEnv {
   interactivity: Interactivity;
   /** Suggested prompts, titles and Home tabs the app set (Slack's AI-app surfaces). */
   aiApps: SlackAiApps;
+  /** Installs through OAuth v2: the workspaces, codes and tokens. */
+  oauth: SlackOAuth;
   /** Mutable: switched by `SlackFake.limitAsNonMarketplaceApp`. */
   historyPaging: HistoryPaging;
   render: RenderContext;

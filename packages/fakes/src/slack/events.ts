@@ -11,14 +11,34 @@ export function channelType(channel: SlackChannel | undefined): 'im' | 'group' |
   return channel?.isPrivate ? 'group' : 'channel';
 }
 
-/** Wraps an event in Slack's `event_callback` envelope, with a fresh `event_id`. */
-export function eventCallback(env: SlackEnv, event: Record<string, unknown>): Record<string, unknown> {
+/** The workspace a conversation belongs to: its own, or the fake's. */
+export function teamOfChannel(env: SlackEnv, channelId: string): string {
+  return env.workspace.channels.get(channelId)?.teamId ?? env.identity.teamId;
+}
+
+/** Where a delivery about a conversation comes from: its workspace, its org, and whether the app is installed org-wide. */
+export function originOf(env: SlackEnv, channelId: string | undefined) {
+  return env.oauth.teamOf(channelId === undefined ? env.identity.teamId : teamOfChannel(env, channelId));
+}
+
+/**
+ * Wraps an event in Slack's `event_callback` envelope, with a fresh
+ * `event_id`, from the workspace of the event's channel (`team`: from that
+ * workspace, for events that name no channel).
+ */
+export function eventCallback(env: SlackEnv, event: Record<string, unknown>, team?: string): Record<string, unknown> {
   const { identity } = env;
+  const origin =
+    team === undefined
+      ? originOf(env, typeof event.channel === 'string' ? event.channel : undefined)
+      : env.oauth.teamOf(team);
+  const enterpriseId = origin.enterpriseId ?? null;
   return {
     token: VERIFICATION_TOKEN,
-    team_id: identity.teamId,
-    context_team_id: identity.teamId,
-    context_enterprise_id: null,
+    team_id: origin.teamId,
+    ...(enterpriseId !== null && { enterprise_id: enterpriseId }),
+    context_team_id: origin.teamId,
+    context_enterprise_id: enterpriseId,
     api_app_id: identity.appId,
     event,
     type: 'event_callback',
@@ -26,15 +46,15 @@ export function eventCallback(env: SlackEnv, event: Record<string, unknown>): Re
     event_time: Math.floor(Date.now() / 1000),
     authorizations: [
       {
-        enterprise_id: null,
-        team_id: identity.teamId,
+        enterprise_id: enterpriseId,
+        team_id: origin.isEnterpriseInstall ? null : origin.teamId,
         user_id: identity.botUserId,
         is_bot: true,
-        is_enterprise_install: false,
+        is_enterprise_install: origin.isEnterpriseInstall,
       },
     ],
     is_ext_shared_channel: false,
-    event_context: `4-${Buffer.from(`${identity.teamId}:${event.channel ?? ''}`).toString('base64url')}`,
+    event_context: `4-${Buffer.from(`${origin.teamId}:${event.channel ?? ''}`).toString('base64url')}`,
   };
 }
 

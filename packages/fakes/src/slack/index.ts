@@ -30,6 +30,11 @@ export type {
   ThreadTitle as SlackThreadTitle,
 } from './ai-apps.js';
 export type { SlackIdentity } from './env.js';
+export type {
+  InstallableTeam as SlackInstallableTeam,
+  OAuthApp as SlackOAuthApp,
+  OAuthExchange as SlackOAuthExchange,
+} from './oauth.js';
 export type { SlackView } from './interactivity.js';
 export type {
   AttemptRecord as SlackAttemptRecord,

@@ -34,6 +34,8 @@ import type { RedirectFault } from '../transfer-faults.js';
 import { waitFor, type Probe, type WaitOptions } from './wait-for.js';
 import { handleApiCall, type ApiCall } from './web-api.js';
 import { SlackWorkspace, type SlackChannel, type SlackUser } from './workspace.js';
+import { eventCallback } from './events.js';
+import { type InstallableTeam, type OAuthApp, type OAuthExchange, SlackOAuth } from './oauth.js';
 
 export interface SlackFakeOptions {
   /** 0 (default) picks a free port. The fake listens on 127.0.0.1 only. */
@@ -173,6 +175,8 @@ export class SlackFake {
     // The driver and the API handlers need each other (bot posts are echoed as events): bind late.
     let driver: SlackDriver | undefined;
     const interactivity = new Interactivity();
+    const oauth = new SlackOAuth({ botUserId: identity.botUserId, botId: identity.botId });
+    oauth.teams.set(identity.teamId, { id: identity.teamId, name: identity.teamName });
     const env: SlackEnv = {
       identity,
       workspace,
@@ -181,6 +185,7 @@ export class SlackFake {
         view: options.aiView ?? 'agent',
         homeTabEnabled: options.homeTabEnabled ?? true,
       }),
+      oauth,
       historyPaging: { ...MARKETPLACE_PAGING },
       render: { workspace, baseUrl: url, appId: identity.appId },
       openSocketUrl: () => socket.openUrl(`ws://127.0.0.1:${port}`),
@@ -201,6 +206,7 @@ export class SlackFake {
     const aiAppDriver = new AiAppDriver({ env, delivery, responses });
 
     const app = new Hono();
+    app.get('/oauth/v2/authorize', (c) => oauth.authorizePage(new URL(c.req.url)));
     app.all('/api/:method', (c) => handleApiCall({ env, rateLimits, calls, logger }, c.req.param('method'), c.req.raw));
     app.post('/upload/v1/:secret', (c) => files.handleUpload(c.req.param('secret'), c.req.raw));
     app.get('/files-pri/:teamFile/download/:name', (c) => files.handleDownload(c.req.param('teamFile'), c.req.raw));
@@ -410,6 +416,62 @@ export class SlackFake {
   /** Makes `url_private` downloads (with a valid token) answer a redirect to `fault.location`; call the result to switch it off. */
   redirectDownloads(fault: RedirectFault): () => void {
     return this.#files.downloadRedirects.add(fault);
+  }
+
+  /**
+   * Lets the app be installed through OAuth v2 (`GET /oauth/v2/authorize`,
+   * `oauth.v2.access`): with `tokenExpiresInS`, tokens rotate and expire.
+   */
+  allowInstalls(app: OAuthApp): void {
+    this.#env.oauth.app = app;
+  }
+
+  /**
+   * Another workspace the app can be installed into (the fake's own is one
+   * already), with its channels; `enterprise` puts it in an org, which can
+   * install the app for all its workspaces at once (authorize with the
+   * enterprise's ID as `team`). People are shared between workspaces.
+   */
+  addTeam(team: InstallableTeam, channels: ReadonlyArray<{ id: string; name: string }> = []): void {
+    this.#env.oauth.teams.set(team.id, team);
+    for (const channel of channels) this.workspace.addChannel({ ...channel, teamId: team.id });
+  }
+
+  /** What a person's browser gets from Slack's authorize page at `authorizeUrl` (a redirect back to the app). */
+  approveInstall(authorizeUrl: string, choice: { team?: string; deny?: boolean } = {}): Response {
+    const url = new URL(authorizeUrl);
+    if (choice.team !== undefined) url.searchParams.set('team', choice.team);
+    if (choice.deny === true) url.searchParams.set('deny', '1');
+    return this.#env.oauth.authorizePage(url);
+  }
+
+  /** Every oauth.v2.access exchange and refresh the fake answered. */
+  get oauthExchanges(): readonly OAuthExchange[] {
+    return this.#env.oauth.exchanges;
+  }
+
+  /** The current access tokens of an installation stop working (`token_expired`), as if their time had passed. */
+  expireTokens(key: string): void {
+    this.#env.oauth.expireTokens(key);
+  }
+
+  /**
+   * The app is uninstalled from a workspace (or an org): its tokens stop
+   * working, and Slack tells the app with `tokens_revoked` and `app_uninstalled`.
+   */
+  async uninstallApp(key: string): Promise<DeliveryRecord[]> {
+    const { oauth } = this.#env;
+    const team = oauth.teams.has(key) ? key : [...oauth.teams.values()].find((t) => t.enterprise?.id === key)?.id;
+    const at = `${Date.now() / 1000}`;
+    // Enveloped as the install was (org-wide or not) before its tokens go.
+    const payloads = [
+      { type: 'tokens_revoked', tokens: { oauth: [], bot: [this.identity.botUserId] }, event_ts: at },
+      { type: 'app_uninstalled', event_ts: at },
+    ].map((event) => eventCallback(this.#env, event, team ?? key));
+    oauth.revoke(key);
+    const records: DeliveryRecord[] = [];
+    for (const payload of payloads) records.push(await this.#delivery.deliver({ kind: 'events_api', payload }));
+    return records;
   }
 
   /** Sends Socket Mode clients a `disconnect` message; they reconnect through apps.connections.open. */

@@ -23,6 +23,8 @@ export interface SlackChannel {
   /** For a DM: the other party. */
   imUser?: string;
   created: number;
+  /** The workspace it belongs to, when not the fake's own (installs into several workspaces). */
+  teamId?: string;
 }
 
 /** One earlier version of a message, kept when `chat.update` or a stream changed it. */
