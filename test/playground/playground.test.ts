@@ -799,7 +799,7 @@ describe.skipIf(CHROMIUM === undefined)('the playground page', () => {
     expect(await slack.getByRole('textbox').count()).toBe(0);
   });
 
-  it('/genbot: a member is shown the settings; an admin changes a channel’s chat_model through the form on both panes, and the next reply uses it', {
+  it('/genbot: a member is shown the settings; an admin changes a channel’s chat_model through the form on both panes, and the next reply uses it; the admin’s Home tab opens the workspace’s form', {
     timeout: 150_000,
   }, async () => {
     const [DEFAULT_CHAT, OTHER_CHAT] = ['claude-sonnet-5', 'claude-opus-5'];
@@ -873,6 +873,29 @@ describe.skipIf(CHROMIUM === undefined)('the playground page', () => {
     await placeTab(discord, '# general').click();
     await send(discord, '@genbot which model answers in #general?');
     await latestChatModel(OTHER_CHAT);
+
+    // The admin's Home tab: a Workspace settings button beside its section opens the workspace's form, saved there.
+    await placeTab(slack, 'Home').click();
+    const home = slack.getByRole('document', { name: 'genbot Home tab' });
+    const workspaceSettings = home.getByRole('button', { name: 'Workspace settings', exact: true });
+    await workspaceSettings.waitFor({ timeout: 15_000 });
+    await workspaceSettings.click();
+    const workspaceForm = slack.getByRole('dialog', { name: 'genbot settings' });
+    await workspaceForm.waitFor({ timeout: 15_000 });
+    await workspaceForm
+      .getByText(/budget_images_per_day/)
+      .first()
+      .waitFor();
+    await workspaceForm.getByRole('button', { name: 'Save', exact: true }).click();
+    await workspaceForm.waitFor({ state: 'detached', timeout: 15_000 });
+    // Its answer is private, in the DM with the app.
+    await placeTab(slack, 'DM with genbot').click();
+    await privateAnswer(slack, 'Nothing changed');
+    // A member's Home tab has no such button.
+    await typeAs(slack, 'bob');
+    await placeTab(slack, 'Home').click();
+    await home.getByRole('heading', { name: 'What I can do' }).waitFor({ timeout: 15_000 });
+    expect(await home.getByRole('button', { name: 'Workspace settings' }).count()).toBe(0);
   });
 
   it('after the server stops, the page says so and how to start again', async () => {

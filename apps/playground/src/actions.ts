@@ -63,6 +63,9 @@ export const slackPressInput = z.object({ ts: id, actionId: id, dm, user });
 /** A choice in a modal's actions block: the view, the select's action_id and the option's value. */
 export const slackViewActionInput = z.object({ id, actionId: id, value: z.string().max(200), user });
 
+/** A press on a button of the person's own Home tab, by its action_id. */
+export const slackHomePressInput = z.object({ actionId: id, user });
+
 /** A person opens the app's Home tab, or its Messages tab (their DM with it). */
 export const slackOpenAppInput = z.object({ tab: z.enum(['home', 'messages']), user });
 

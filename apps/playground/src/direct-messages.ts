@@ -14,9 +14,16 @@ const STATUS_LIFETIME_MS = 2 * 60 * 1000;
 /** One block of a published Home tab, in the few kinds the page draws (others are shown as their text). */
 export type HomeBlockView =
   | { type: 'header'; text: string }
-  | { type: 'section'; text: string }
+  | { type: 'section'; text: string; button?: HomeButtonView }
   | { type: 'context'; text: string }
   | { type: 'divider' };
+
+/** A section's button accessory, which Slack draws at the section's right. */
+export interface HomeButtonView {
+  label: string;
+  /** Its action_id, which a press sends back to the app. */
+  id: string;
+}
 
 /** A person's DM with the app, as the agent view shows it, and their Home tab. */
 export interface SlackDmView {
@@ -94,8 +101,13 @@ const homeBlock = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('divider') }),
 ]);
 const homeViewBlocks = z.looseObject({ blocks: z.array(z.unknown()) });
+const accessoryButton = z.looseObject({
+  type: z.literal('button'),
+  action_id: z.string(),
+  text: z.looseObject({ text: z.string() }),
+});
 
-/** The Home tab's blocks, simply: header, section, context and divider; any other kind as its text. */
+/** The Home tab's blocks, simply: header, section (with its button accessory), context and divider; any other kind as its text. */
 export function homeBlocks(view: unknown): HomeBlockView[] {
   const parsed = homeViewBlocks.safeParse(view);
   if (!parsed.success) return [];
@@ -109,8 +121,23 @@ export function homeBlocks(view: unknown): HomeBlockView[] {
     if (b.type === 'divider') return [{ type: 'divider' }];
     if (b.type === 'header') return [{ type: 'header', text: b.text.text }];
     if (b.type === 'context') return [{ type: 'context', text: blocksText(b.elements) }];
-    return [{ type: 'section', text: blocksText([b]) }];
+    // The accessory's label is drawn on its button, not as the section's words.
+    const { accessory, ...words } = b;
+    const button = accessoryButton.safeParse(accessory);
+    if (!button.success) return [{ type: 'section', text: blocksText([b]) }];
+    return [
+      {
+        type: 'section',
+        text: blocksText([words]),
+        button: { label: button.data.text.text, id: button.data.action_id },
+      },
+    ];
   });
+}
+
+/** The buttons of a Home tab, by the action_id a press sends. */
+export function homeButtons(blocks: readonly HomeBlockView[]): HomeButtonView[] {
+  return blocks.flatMap((block) => (block.type === 'section' && block.button !== undefined ? [block.button] : []));
 }
 
 /** Every person's DM with the Discord bot, once it has been opened. */

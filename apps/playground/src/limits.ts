@@ -22,6 +22,7 @@ export const LIMIT_WORDS = {
   command: 'A command is a slash and a name, like /imagine',
   person: 'Type as alice or bob',
   place: 'That thread or message is no longer here: go back to the channel',
+  homeButton: 'That button is no longer on your Home tab: open the Home tab again',
   formText: 'Answers up to 4,000 characters',
   formEmpty: 'Fill in this field',
   formChoose: 'Choose one',

@@ -9,12 +9,14 @@ import {
   discordPressInput,
   formInput,
   slackCommandInput,
+  slackHomePressInput,
   slackMessageInput,
   slackOpenAppInput,
   slackPressInput,
   slackViewActionInput,
   withMentions,
 } from './actions.js';
+import { homeBlocks, homeButtons } from './direct-messages.js';
 import { commandFromText } from './discord-command-text.js';
 import { asDiscordUser, asSlackUser, BadRequest } from './errors.js';
 import { personOf } from './people.js';
@@ -153,6 +155,20 @@ export function serveApi(app: Hono, deps: RouteDeps): void {
     await asSlackUser(() => slack.userOpensApp({ user, tab: input.tab }));
     deps.changed();
     return c.json({ channel: slack.openDm(user) });
+  });
+
+  // A press on a button of the person's Home tab (the admin's Workspace settings): a signed block_actions from the view.
+  app.post('/api/slack/home-press', async (c) => {
+    const refusal = refused(c);
+    if (refusal) return refusal;
+    const input = slackHomePressInput.parse(await c.req.json());
+    const user = slackUserOf(input.user);
+    const tab = slack.aiApps.homeTab(user);
+    if (tab === undefined || !homeButtons(homeBlocks(tab.view)).some((button) => button.id === input.actionId))
+      throw new BadRequest(LIMIT_WORDS.homeButton);
+    await asSlackUser(() => slack.userPressesInHomeTab({ user, actionId: input.actionId }));
+    deps.changed();
+    return c.json({ pressed: true });
   });
 
   // A modal's Submit: a signed view_submission; the app's `response_action: errors` comes back by field.

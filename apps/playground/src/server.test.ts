@@ -258,6 +258,69 @@ describe('the playground server', () => {
     expect((await post('/api/slack/app', { tab: 'settings' })).status).toBe(400);
   });
 
+  it('draws a Home tab section’s button at its right, and sends its press to the app as Slack does: the person’s own buttons only', async () => {
+    await post('/api/slack/app', { tab: 'home', user: 'alice' });
+    const settings = {
+      type: 'section',
+      text: { type: 'mrkdwn', text: '*Settings*\nThis workspace’s models' },
+      accessory: {
+        type: 'button',
+        action_id: 'genbot-settings-home',
+        text: { type: 'plain_text', text: 'Workspace settings' },
+        value: 'D1',
+      },
+    };
+    slack.aiApps.publish({
+      id: 'VHOME1',
+      user: 'U1',
+      hash: 'h1',
+      atMs: Date.now(),
+      view: { type: 'home', blocks: [settings] },
+    });
+    slack.aiApps.publish({
+      id: 'VHOME2',
+      user: 'U2',
+      hash: 'h1',
+      atMs: Date.now(),
+      view: { type: 'home', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Today:* 1 image' } }] },
+    });
+    const dms = (await state()).slackDms;
+    expect(dms.find((dm) => dm.person === 'alice')?.home).toEqual([
+      {
+        type: 'section',
+        text: '*Settings*\nThis workspace’s models',
+        button: { label: 'Workspace settings', id: 'genbot-settings-home' },
+      },
+    ]);
+    expect(dms.find((dm) => dm.person === 'bob')?.home).toEqual([{ type: 'section', text: '*Today:* 1 image' }]);
+
+    expect(await post('/api/slack/home-press', { actionId: 'genbot-settings-home', user: 'alice' })).toEqual({
+      status: 200,
+      json: { pressed: true },
+    });
+    const press = slack.deliveries.at(-1);
+    expect(press?.kind).toBe('interactive');
+    expect(press?.payload).toMatchObject({
+      type: 'block_actions',
+      user: { id: 'U1' },
+      container: { type: 'view', view_id: 'VHOME1' },
+      actions: [{ type: 'button', action_id: 'genbot-settings-home', value: 'D1' }],
+    });
+    expect(press?.payload.trigger_id).toEqual(expect.any(String));
+
+    // bob's Home tab has no such button: nothing is sent for him.
+    const sent = slack.deliveries.length;
+    expect(await post('/api/slack/home-press', { actionId: 'genbot-settings-home', user: 'bob' })).toEqual({
+      status: 400,
+      json: { error: LIMIT_WORDS.homeButton },
+    });
+    expect((await post('/api/slack/home-press', { user: 'alice' })).status).toBe(400);
+    expect((await post('/api/slack/home-press', { actionId: 'x'.repeat(201), user: 'alice' })).json).toEqual({
+      error: LIMIT_WORDS.place,
+    });
+    expect(slack.deliveries.length).toBe(sent);
+  });
+
   it('posts to a person’s Discord DM with the bot, kept out of the channel', async () => {
     const sent = await post('/api/discord/messages', { content: 'hello bot', dm: true, user: 'bob' });
     expect(sent.status).toBe(200);

@@ -2,6 +2,7 @@
 // and status line, and the Home tab the app published, its blocks drawn simply.
 import { renderSlack } from './markup.js';
 import { html } from './html.js';
+import { Notice } from './notices.js';
 
 /** The conversations a pane can show (a channel, the DM with the bot, the app's Home), as tabs. */
 export function PlaceTabs({ platform, places, place, onGo }) {
@@ -35,8 +36,11 @@ export function StatusLine({ botName, status }) {
   </p>`;
 }
 
-/** The Home tab: header, section, context and divider blocks. */
-export function AppHome({ blocks, botName, ctx }) {
+/**
+ * The Home tab: header, section, context and divider blocks; a section's button accessory at its right,
+ * as Slack draws it, pressing it sends the press to the app. `notices`: Slack's own answers to a press.
+ */
+export function AppHome({ blocks, botName, ctx, disabled, onPress, notices = [] }) {
   if (blocks === undefined) return html`<div class="app-home"><p class="empty">Opening ${botName}'s Home…</p></div>`;
   return html`<div class="app-home" role="document" aria-label=${`${botName} Home tab`}>
     ${blocks.map((block, i) => {
@@ -44,7 +48,14 @@ export function AppHome({ blocks, botName, ctx }) {
       if (block.type === 'header') return html`<h3 key=${i}>${block.text}</h3>`;
       if (block.type === 'context')
         return html`<div key=${i} class="home-context">${renderSlack(block.text, ctx)}</div>`;
-      return html`<div key=${i} class="home-section">${renderSlack(block.text, ctx)}</div>`;
+      if (block.button === undefined)
+        return html`<div key=${i} class="home-section">${renderSlack(block.text, ctx)}</div>`;
+      return html`<div key=${i} class="home-section with-accessory">
+        <div class="home-section-text">${renderSlack(block.text, ctx)}</div>
+        <button type="button" class="action-button home-accessory" disabled=${disabled}
+          onClick=${() => onPress(block.button)}>${block.button.label}</button>
+      </div>`;
     })}
+    ${notices.map((notice) => html`<${Notice} key=${notice.key} notice=${notice} />`)}
   </div>`;
 }

@@ -207,6 +207,15 @@ export function SlackPane({ data, dms, disabled, idleWords }) {
     }
   }
 
+  // A Home tab button (an admin's Workspace settings): what the app does with it, opening its form, comes back with the state.
+  async function pressInHome(button) {
+    try {
+      await post('/api/slack/home-press', { actionId: button.id, user: person });
+    } catch (err) {
+      notices.add({ from: 'Slackbot', place: 'home', text: err.message });
+    }
+  }
+
   // A suggested prompt is sent as the person's own message, starting a conversation of its own.
   async function prompt(text) {
     scroll.follow();
@@ -257,7 +266,8 @@ export function SlackPane({ data, dms, disabled, idleWords }) {
       ]} />
     ${
       place === 'home'
-        ? html`<${AppHome} blocks=${dm?.home} botName=${data.botName} ctx=${ctx} />`
+        ? html`<${AppHome} blocks=${dm?.home} botName=${data.botName} ctx=${ctx} disabled=${disabled}
+            onPress=${pressInHome} notices=${notices.weave([], 'home', (m) => m.ts)} />`
         : html`<${MessageLog} label=${threadTs !== null ? 'Slack thread messages' : inDm ? `Slack DM with ${data.botName}` : `Slack #${data.channel.name} messages`} scroll=${scroll}>
       ${inDm && threadTs === null && dm?.prompts ? html`<${SuggestedPrompts} prompts=${dm.prompts} disabled=${disabled} onPick=${prompt} />` : null}
       ${shown.length === 0 && !inDm ? html`<p class="empty">No messages yet. Try <code>/imagine a lighthouse at dusk</code> or <code>@${data.botName} hello</code>; <code>/genbot</code> shows its settings (alice may change them).</p>` : null}
