@@ -5,6 +5,7 @@ import { type Engines, enginesInstalled } from '@genbot/test-servers/genbot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@genbot/test-servers';
 import { type Deployment, startDeployment } from '../scale/deployment.js';
+import { jobFinished } from '../support/job-finished.js';
 
 /**
  * Many workspaces on the scaled-out topology as plain processes: two `genbot
@@ -41,11 +42,18 @@ async function install(team: string, startAt: string, returnTo = startAt) {
   return { status: answer.status, page: await answer.text(), again: () => fetch(returned, { headers: { cookie } }) };
 }
 
+/**
+ * U1 mentions the bot in `channel`: waits for the reply and for its job to end, so the person's share
+ * of the stream lane is free again for the next test (a third reply still streaming would be told
+ * to wait, and give no reply to wait for).
+ */
 async function mention(channel: string): Promise<void> {
   const asked = await slack.userSays({ user: 'U1', channel, text: `<@${slack.identity.botUserId}> hello` });
+  const eventId = asked.deliveries.find((delivery) => delivery.eventType === 'app_mention')?.eventId;
   await slack.waitFor(() => slack.workspace.botMessages(slack.identity.botUserId, { channel, threadTs: asked.ts })[0], {
-    timeoutMs: 60_000,
+    timeoutMs: 45_000,
   });
+  await jobFinished(deployment.store, `slack-ev-${eventId}`, 15_000);
 }
 
 describe.runIf(installed)('many workspaces: Slack replicas behind nginx, workers, Redis and PostgreSQL', () => {
