@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { SlackEnv } from './env.js';
 import type { DeliveryRecord, EventDelivery } from './event-delivery.js';
-import { eventCallback, VERIFICATION_TOKEN } from './events.js';
-import { messageJson } from './render.js';
+import { eventCallback } from './events.js';
+import { actionTs, blockActions, onMessage, newTrigger } from './interactive-payloads.js';
 import type { ResponseUrls } from './response-urls.js';
 import type { SlackChannel, SlackUser } from './workspace.js';
 
@@ -163,28 +163,19 @@ export class AiAppDriver {
    * button must be in that view.
    */
   async userPressesInHomeTab(input: { user: string; actionId: string }): Promise<DeliveryRecord> {
-    const { identity, workspace, aiApps } = this.#env;
+    const { identity, aiApps } = this.#env;
     this.#delivery.assertReachable();
     const user = this.#ensureUser(input.user);
     const tab = aiApps.homeTab(user.id);
     if (tab === undefined) throw new Error(`slack fake: no Home tab published for ${user.id}`);
     const button = buttonIn(tab.view, input.actionId);
     if (button === undefined) throw new Error(`slack fake: the Home tab of ${user.id} has no button ${input.actionId}`);
-    const triggerId = `${Date.now()}.${workspace.nextId('', 8)}.${workspace.nextId('trigger', 12).toLowerCase()}`;
-    this.#env.interactivity.issue(triggerId, user.id);
     return this.#delivery.deliver({
       kind: 'interactive',
-      payload: {
-        type: 'block_actions',
-        user: { id: user.id, username: user.name, name: user.name, team_id: identity.teamId },
-        api_app_id: identity.appId,
-        token: VERIFICATION_TOKEN,
+      payload: blockActions(identity, {
+        user,
+        triggerId: newTrigger(this.#env, user.id),
         container: { type: 'view', view_id: tab.id },
-        trigger_id: triggerId,
-        team: { id: identity.teamId, domain: identity.teamName.toLowerCase().replace(/[^a-z0-9]+/g, '-') },
-        enterprise: null,
-        is_enterprise_install: false,
-        view: { ...tab.view, id: tab.id, hash: tab.hash, team_id: identity.teamId, app_id: identity.appId },
         actions: [
           {
             type: 'button',
@@ -192,10 +183,11 @@ export class AiAppDriver {
             block_id: button.blockId,
             text: button.text,
             value: button.value,
-            action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+            action_ts: actionTs(),
           },
         ],
-      },
+        where: { view: { ...tab.view, id: tab.id, hash: tab.hash, team_id: identity.teamId, app_id: identity.appId } },
+      }),
     });
   }
 
@@ -210,31 +202,12 @@ export class AiAppDriver {
     const found = this.#feedbackButtons(message.blocks ?? []);
     if (found === undefined) throw new Error(`slack fake: message ${input.ts} has no feedback buttons`);
     const button = input.positive ? found.buttons.positive_button : found.buttons.negative_button;
-    const triggerId = `${Date.now()}.${workspace.nextId('', 8)}.${workspace.nextId('trigger', 12).toLowerCase()}`;
-    this.#env.interactivity.issue(triggerId, user.id);
-    const domain = identity.teamName.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     return this.#delivery.deliver({
       kind: 'interactive',
-      payload: {
-        type: 'block_actions',
-        user: { id: user.id, username: user.name, name: user.name, team_id: identity.teamId },
-        api_app_id: identity.appId,
-        token: VERIFICATION_TOKEN,
-        container: {
-          type: 'message',
-          message_ts: message.ts,
-          channel_id: channel.id,
-          is_ephemeral: false,
-          ...(message.threadTs !== undefined && { thread_ts: message.threadTs }),
-        },
-        trigger_id: triggerId,
-        team: { id: identity.teamId, domain },
-        enterprise: null,
-        is_enterprise_install: false,
-        channel: { id: channel.id, name: channel.name },
-        message: messageJson(this.#env.render, message),
-        state: { values: {} },
-        response_url: this.#responses.issue(channel.id, user.id),
+      payload: blockActions(identity, {
+        user,
+        triggerId: newTrigger(this.#env, user.id),
+        ...onMessage(this.#env, this.#responses, { channel, message, user }),
         actions: [
           {
             type: 'feedback_buttons',
@@ -242,10 +215,10 @@ export class AiAppDriver {
             block_id: found.blockId,
             text: button.text,
             value: button.value,
-            action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+            action_ts: actionTs(),
           },
         ],
-      },
+      }),
     });
   }
 

@@ -11,11 +11,18 @@ import {
   messageEvent,
   originOf,
 } from './events.js';
+import {
+  actionTs,
+  blockActions,
+  onMessage,
+  interactiveEnvelope,
+  newTrigger,
+  teamDomain,
+} from './interactive-payloads.js';
 import { mediaTypeOf } from './media.js';
 import type { ResponseUrls } from './response-urls.js';
 import type { SignatureMode } from './signing.js';
 import type { Interactivity, SlackView } from './interactivity.js';
-import { messageJson } from './render.js';
 import { checkModal, viewJson } from './methods/views.js';
 import { firstInput, type TypedValues, viewAction, viewState } from './view-state.js';
 import type { FileAccessMode, SlackChannel, SlackMessage, SlackUser } from './workspace.js';
@@ -306,7 +313,7 @@ export class SlackDriver {
         token: VERIFICATION_TOKEN,
         team_id: origin.teamId,
         ...(origin.enterpriseId !== undefined && { enterprise_id: origin.enterpriseId }),
-        team_domain: identity.teamName.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+        team_domain: teamDomain(identity),
         channel_id: channel.id,
         channel_name: channel.isIm ? 'directmessage' : channel.name,
         user_id: user.id,
@@ -348,32 +355,16 @@ export class SlackDriver {
       block_id: found?.blockId ?? 'forged',
       text: found?.button.text ?? { type: 'plain_text', text: 'Forged', emoji: true },
       value: input.forgedValue ?? found?.button.value ?? '',
-      action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+      action_ts: actionTs(),
     };
     const delivery = await this.#delivery.deliver({
       kind: 'interactive',
-      payload: {
-        type: 'block_actions',
-        user: { id: user.id, username: user.name, name: user.name, team_id: identity.teamId },
-        api_app_id: identity.appId,
-        token: VERIFICATION_TOKEN,
-        container: {
-          type: 'message',
-          message_ts: message.ts,
-          channel_id: channel.id,
-          is_ephemeral: false,
-          ...(message.threadTs !== undefined && { thread_ts: message.threadTs }),
-        },
-        trigger_id: triggerId,
-        team: { id: identity.teamId, domain: identity.teamName.toLowerCase().replace(/[^a-z0-9]+/g, '-') },
-        enterprise: null,
-        is_enterprise_install: false,
-        channel: { id: channel.id, name: channel.name },
-        message: messageJson(this.#env.render, message),
-        state: { values: {} },
-        response_url: this.#responses.issue(channel.id, user.id),
+      payload: blockActions(identity, {
+        user,
+        triggerId,
+        ...onMessage(this.#env, this.#responses, { channel, message, user }),
         actions: [action],
-      },
+      }),
       ...(input.signature !== undefined && { signature: input.signature }),
     });
     return { triggerId, delivery };
@@ -402,10 +393,7 @@ export class SlackDriver {
       kind: 'interactive',
       payload: {
         type: 'view_submission',
-        team: { id: identity.teamId, domain: identity.teamName.toLowerCase().replace(/[^a-z0-9]+/g, '-') },
-        user: { id: user.id, username: user.name, name: user.name, team_id: identity.teamId },
-        api_app_id: identity.appId,
-        token: VERIFICATION_TOKEN,
+        ...interactiveEnvelope(identity, user),
         trigger_id: this.#newTrigger(user.id),
         view: {
           ...view,
@@ -451,19 +439,15 @@ export class SlackDriver {
     const triggerId = this.#newTrigger(user.id);
     const delivery = await this.#delivery.deliver({
       kind: 'interactive',
-      payload: {
-        type: 'block_actions',
-        user: { id: user.id, username: user.name, name: user.name, team_id: identity.teamId },
-        api_app_id: identity.appId,
-        token: VERIFICATION_TOKEN,
+      payload: blockActions(identity, {
+        user,
+        triggerId,
         container: { type: 'view', view_id: shown.id },
-        trigger_id: triggerId,
-        team: { id: identity.teamId, domain: identity.teamName.toLowerCase().replace(/[^a-z0-9]+/g, '-') },
-        enterprise: null,
-        is_enterprise_install: false,
-        view: { ...viewJson(shown, identity.appId, identity.teamId), state: { values: viewState(shown.view) } },
         actions: [action],
-      },
+        where: {
+          view: { ...viewJson(shown, identity.appId, identity.teamId), state: { values: viewState(shown.view) } },
+        },
+      }),
       ...(input.signature !== undefined && { signature: input.signature }),
     });
     return { triggerId, delivery };
@@ -478,9 +462,7 @@ export class SlackDriver {
   }
 
   #newTrigger(userId: string): string {
-    const { workspace } = this.#env;
-    const id = `${Date.now()}.${workspace.nextId('', 8)}.${workspace.nextId('trigger', 12).toLowerCase()}`;
-    return this.#interactivity.issue(id, userId).id;
+    return newTrigger(this.#env, userId);
   }
 
   #firstInputValue(shown: SlackView, text: string): TypedValues {
