@@ -1,5 +1,5 @@
 import { createLogger } from '@genbot/core/log';
-import type { OperatorSettings, SettingLevel, SettingName, SettingsPlace } from '@genbot/core/settings';
+import type { SettingLevel, SettingName, SettingsPlace } from '@genbot/core/settings';
 import type { JsonValue } from '@genbot/core/store';
 import type { DiscordInteraction } from '@genbot/fakes';
 import { z } from 'zod';
@@ -25,6 +25,7 @@ import type {
   UserMessage,
   View,
 } from './platform.js';
+import { faultOperator } from './platform.js';
 import { SERVICE_LIMITS } from './service-limits.js';
 
 /** Discord's EPHEMERAL message flag: a message only the person it answers sees. */
@@ -34,16 +35,7 @@ const USER = 'ada';
 /** Who runs `/genbot` with each right: ada has none, the others Manage Channels and Manage Server. */
 const PEOPLE: Record<Rights, string> = { member: USER, 'channel admin': 'cleo', admin: 'max' };
 
-/** Two models of each kind to choose from, and an image budget no row reaches. */
-const OPERATOR: OperatorSettings = {
-  chatModels: [CHAT_MODEL, 'e2e-chat-model-large'],
-  imageModels: [IMAGE_MODEL, 'e2e-image-model-2'],
-  chatModel: CHAT_MODEL,
-  imageModel: IMAGE_MODEL,
-  systemPrompt: undefined,
-  budgetImagesPerDay: 10_000,
-  budgetChatTokensPerDay: undefined,
-};
+const OPERATOR = faultOperator(CHAT_MODEL, IMAGE_MODEL);
 
 /** A subcommand's options as registered: a `name` option with choices is what the client offers. */
 const subcommandOptions = z.array(

@@ -171,3 +171,19 @@ export interface Platform {
   withIdleWorker(): Promise<IdleBot>;
   stop(): Promise<void>;
 }
+
+/**
+ * What the suite's bots run with: a second model of each kind to choose from, and an image budget
+ * no row reaches (a budget row lowers its own workspace's).
+ */
+export function faultOperator(chatModel: string, imageModel: string): OperatorSettings {
+  return {
+    chatModels: [chatModel, `${chatModel}-large`],
+    imageModels: [imageModel, `${imageModel}-2`],
+    chatModel,
+    imageModel,
+    systemPrompt: undefined,
+    budgetImagesPerDay: 10_000,
+    budgetChatTokensPerDay: undefined,
+  };
+}

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { inMemoryDatabase, startBots } from '@genbot/cli/wiring';
 import { GenAiClient } from '@genbot/core/genai';
-import type { OperatorSettings, SettingLevel, SettingName, SettingsPlace } from '@genbot/core/settings';
+import type { SettingLevel, SettingName, SettingsPlace } from '@genbot/core/settings';
 import type { JsonValue } from '@genbot/core/store';
 import { createLogger } from '@genbot/core/log';
 import { startEmulator } from '@genbot/emulator';
@@ -25,22 +25,14 @@ import type {
   UserMessage,
   View,
 } from './platform.js';
+import { faultOperator } from './platform.js';
 import { SERVICE_LIMITS } from './service-limits.js';
 
 const USER = 'U1';
 /** A workspace admin (users.info), who may change every setting. */
 const ADMIN = 'UFADMIN';
 
-/** Two models of each kind to choose from, and an image budget no row reaches. */
-const OPERATOR: OperatorSettings = {
-  chatModels: ['claude-e2e', 'claude-e2e-large'],
-  imageModels: ['gemini-image-e2e', 'gemini-image-e2e-pro'],
-  chatModel: 'claude-e2e',
-  imageModel: 'gemini-image-e2e',
-  systemPrompt: undefined,
-  budgetImagesPerDay: 10_000,
-  budgetChatTokensPerDay: undefined,
-};
+const OPERATOR = faultOperator('claude-e2e', 'gemini-image-e2e');
 
 /** The settings form's `private_metadata`: the place it was opened for, base64url JSON, and its MAC. */
 const formPlace = z.record(z.string(), z.unknown());
