@@ -5,11 +5,6 @@ import { plainTitle } from './plain-title.js';
 import { slackCall } from './slack-errors.js';
 import { SlackSurface, type SlackSurfaceOptions } from './surface.js';
 
-/** A DM with the app: Slack's IDs for direct-message channels start with `D`. */
-export function isDmChannel(channelId: string): boolean {
-  return channelId.startsWith('D');
-}
-
 /**
  * The Slack surface for the app's DMs, where each conversation is an AI-app
  * thread (the agent view's, or the assistant view's): while the bot works

@@ -1,5 +1,6 @@
 import type { ChatJob, SurfaceFactory } from '@genbot/core/jobs';
-import { isDmChannel, type SlackDmSurface } from './dm-surface.js';
+import type { SlackDmSurface } from './dm-surface.js';
+import { isDirectMessageChannel } from './parse-direct-message.js';
 import type { SlackSurface } from './surface.js';
 import { triggerKey } from './trigger-key.js';
 
@@ -16,7 +17,7 @@ export function slackSurfaces(of: {
 }): SurfaceFactory {
   return {
     platform: 'slack',
-    surfaceFor: (job: ChatJob) => (isDmChannel(job.channelId) ? of.dmsOf(job) : of.surfaceOf(job)),
+    surfaceFor: (job: ChatJob) => (isDirectMessageChannel(job.channelId) ? of.dmsOf(job) : of.surfaceOf(job)),
     cancelKey: (job: ChatJob) =>
       job.input.kind === 'mention' ? triggerKey(job.channelId, job.input.mention.trigger.id) : undefined,
   };

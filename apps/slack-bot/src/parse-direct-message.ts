@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeIssue, type Parsed } from './parse-app-mention.js';
-import { slackFileSchema, type SlackFile } from './parse-files.js';
+import { envelopeFields, messageEventFields, type MessageTurn, messageTurn } from './message-turn.js';
 import type { BotIdentity } from './parse-thread.js';
 
 /**
@@ -20,32 +20,11 @@ const head = z.looseObject({
   }),
 });
 
-const directMessageEvent = z.looseObject({
-  event_id: z.string().optional(),
-  team_id: z.string().optional(),
-  event: z.looseObject({
-    user: z.string().min(1).optional(),
-    bot_id: z.string().optional(),
-    text: z.string().default(''),
-    ts: z.string().min(1),
-    thread_ts: z.string().optional(),
-    channel: z.string().min(1),
-    team: z.string().optional(),
-    files: z.array(slackFileSchema).optional(),
-  }),
-});
+const directMessageEvent = z.looseObject({ ...envelopeFields, event: z.looseObject(messageEventFields) });
 
 /** A person's new message in their DM with the bot: a turn of the conversation its thread holds. */
-export interface DirectMessage {
-  eventId: string | undefined;
-  workspaceId: string | undefined;
-  channel: string;
-  ts: string;
-  /** The thread it was written in, or its own ts when it is top-level (the reply starts its thread). */
-  threadTs: string;
+export interface DirectMessage extends MessageTurn {
   userId: string;
-  text: string;
-  files: SlackFile[];
 }
 
 /**
@@ -66,17 +45,5 @@ export function parseDirectMessage(body: unknown, identity: BotIdentity): Parsed
   const user = event.user;
   if (user === undefined || event.bot_id !== undefined || user === identity.userId)
     return { ok: true, value: undefined };
-  return {
-    ok: true,
-    value: {
-      eventId: parsed.data.event_id,
-      workspaceId: parsed.data.team_id ?? event.team,
-      channel: event.channel,
-      ts: event.ts,
-      threadTs: event.thread_ts ?? event.ts,
-      userId: user,
-      text: event.text,
-      files: event.files ?? [],
-    },
-  };
+  return { ok: true, value: { ...messageTurn(parsed.data, event), userId: user } };
 }

@@ -17,6 +17,7 @@ import {
 import type { App, webApi } from '@slack/bolt';
 import { answerPrivately } from '../ephemeral.js';
 import { toMrkdwn } from '../mrkdwn.js';
+import { isDirectMessageChannel } from '../parse-direct-message.js';
 import { parseHomeSettingsPress, parseSettingsLevelSwitch, parseSettingsSubmission } from '../parse-settings-form.js';
 import type { SettingsFormPlace, SettingsFormSeal } from '../settings-form-seal.js';
 import {
@@ -37,9 +38,9 @@ export interface GenbotCommandOptions {
   seal: SettingsFormSeal;
 }
 
-/** A DM's channel ID starts with D: it has no channel settings, only its workspace's. */
+/** A DM has no channel settings, only its workspace's. */
 function placeOf(workspaceId: string, channelId: string): SettingsPlace {
-  return { platform: 'slack', workspaceId, channelId, dm: channelId.startsWith('D') };
+  return { platform: 'slack', workspaceId, channelId, dm: isDirectMessageChannel(channelId) };
 }
 
 /** The level the form opens on: the channel's, or in a DM (no channel settings) the workspace's. */
