@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { MessagesRequest } from '@genbot/core/genai';
-import { startEmulator, type Emulator } from '@genbot/emulator';
+import { startEmulator } from '@genbot/emulator';
 import { startSlackFake } from '@genbot/fakes';
 import { openStore } from '@genbot/store';
-import { eventually } from '@genbot/test-servers';
 import { spawnGenbot } from '@genbot/test-servers/genbot';
 import { afterEach, describe, expect, it } from 'vitest';
+import { chatRequestWith } from '../support/chat-request.js';
 import { jobFinished } from '../support/job-finished.js';
 
 const API_KEY = 'channel-settings-key-4Hw9';
@@ -15,18 +14,6 @@ const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** The messages request whose last turn contains `marker`, once the emulator has it. */
-function chatRequestWith(emulator: Emulator, marker: string): Promise<MessagesRequest> {
-  return eventually(
-    () =>
-      emulator.requests
-        .filter((request) => request.path.endsWith('/v1/messages'))
-        .map((request) => request.body as MessagesRequest)
-        .find((body) => JSON.stringify(body.messages.at(-1)).includes(marker)),
-    { timeoutMs: 30_000, what: `a messages request with ${marker}` },
-  );
-}
 
 describe('genbot slack with CHAT_MODELS, IMAGE_MODELS and BUDGET_IMAGES_PER_DAY', () => {
   it("asks with a channel's chosen models, other channels with the defaults, and holds the workspace to its budget", async () => {

@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { MessagesRequest } from '@genbot/core/genai';
-import { startEmulator, type Emulator } from '@genbot/emulator';
+import { startEmulator } from '@genbot/emulator';
 import { startDiscordFake, startSlackFake } from '@genbot/fakes';
-import { eventually } from '@genbot/test-servers';
 import { afterEach, describe, expect, it } from 'vitest';
+import { chatRequestWith } from '../support/chat-request.js';
 import { spawnGenbot } from '@genbot/test-servers/genbot';
 
 const API_KEY = 'conversation-settings-key-8Tq2';
@@ -14,18 +13,6 @@ const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** The messages request whose last turn contains `marker`, once the emulator has it. */
-function chatRequestWith(emulator: Emulator, marker: string): Promise<MessagesRequest> {
-  return eventually(
-    () =>
-      emulator.requests
-        .filter((request) => request.path.endsWith('/v1/messages'))
-        .map((request) => request.body as MessagesRequest)
-        .find((body) => JSON.stringify(body.messages.at(-1)).includes(marker)),
-    { timeoutMs: 30_000, what: `a messages request with ${marker}` },
-  );
-}
 
 describe('genbot start with CHAT_SYSTEM_PROMPT, CHAT_MAX_TOKENS and CHAT_TOOLS: both bots ask with them', () => {
   it('a Slack and a Discord mention carry the prompt, max_tokens, and a per-user hash that is no platform ID', async () => {
